@@ -1,0 +1,14 @@
+// Opens the configured database and brings its schema up to date: what every command needs first.
+import { type Database, databaseOptionsFromEnv, openDatabase } from "../db/client.ts";
+import { migrate } from "../db/migrate.ts";
+
+export async function openMigratedDatabase(env: NodeJS.ProcessEnv = process.env): Promise<Database> {
+  const database = await openDatabase(databaseOptionsFromEnv(env, "./data"));
+  try {
+    await migrate(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}

@@ -1,0 +1,32 @@
+// The process environment the service reads, parsed once and validated, so a typo fails at start.
+import { z } from "zod";
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  PUBLIC_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Load the demo registry and points dataset into an empty embedded database (default: on without DATABASE_URL). */
+  SLUICE_DEMO_DATA: z.enum(["0", "1"]).optional(),
+  /** Where the demo registry's metadata tree lives. */
+  DEMO_REGISTRY_DIR: z.string().optional(),
+  /** Base URL for registry icons (`meta.icon`). */
+  REGISTRY_ICON_BASE_URL: z.string().url().optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class InvalidEnvironmentError extends Error {
+  override name = "InvalidEnvironmentError";
+}
+
+export function readEnv(env: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const reasons = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+    throw new InvalidEnvironmentError(`Invalid environment: ${reasons}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,129 @@
+// Opens the service's database: PostgreSQL through `pg` when a URL is given, otherwise PGlite (PostgreSQL
+// compiled to WASM) in a data directory or in memory. Both speak the same SQL and run the same migrations.
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import * as schema from "./schema.ts";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseKind = "pglite" | "postgres";
+
+export type DatabaseOptions =
+  | { kind: "postgres"; url: string; poolSize?: number }
+  | { kind: "pglite"; dataDir: string }
+  | { kind: "pglite"; memory: true };
+
+export interface Database {
+  readonly kind: DatabaseKind;
+  /** Drizzle over the same connection(s). */
+  readonly db: Db;
+  /** Raw parameterised SQL for hot read paths; rows come back as plain objects. */
+  query<Row extends Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /** A session-level advisory lock held on a dedicated connection until `release` is called. */
+  tryAdvisoryLock(key: bigint): Promise<{ release(): Promise<void> } | null>;
+  /** Runs `fn` while holding a session-level advisory lock, waiting for it if another session has it. */
+  withAdvisoryLock<T>(key: bigint, fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns int8 and numeric as strings; keep them strings so bigint-sized values never become doubles.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => value);
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.kind === "postgres") return openPostgres(options.url, options.poolSize ?? 10);
+  return openPglite("memory" in options ? undefined : options.dataDir);
+}
+
+function openPostgres(url: string, poolSize: number): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  pool.on("error", () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    kind: "postgres",
+    db,
+    async query(text, params) {
+      const result = await pool.query(text, params as unknown[]);
+      return result.rows;
+    },
+    async tryAdvisoryLock(key) {
+      const client = await pool.connect();
+      try {
+        const result = await client.query<{ locked: boolean }>("select pg_try_advisory_lock($1) as locked", [
+          key.toString(),
+        ]);
+        if (!result.rows[0]?.locked) {
+          client.release();
+          return null;
+        }
+      } catch (error) {
+        client.release();
+        throw error;
+      }
+      return {
+        async release() {
+          try {
+            await client.query("select pg_advisory_unlock($1)", [key.toString()]);
+          } finally {
+            client.release();
+          }
+        },
+      };
+    },
+    async withAdvisoryLock(key, fn) {
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [key.toString()]);
+        try {
+          return await fn();
+        } finally {
+          await client.query("select pg_advisory_unlock($1)", [key.toString()]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const client = new PGlite(dataDir, {
+    // Same string representation of int8/numeric as on PostgreSQL.
+    parsers: { 20: (value: string) => value, 1700: (value: string) => value },
+  });
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  let closed = false;
+  return {
+    kind: "pglite",
+    db,
+    async query(text, params) {
+      const result = await client.query(text, params as unknown[]);
+      return result.rows as never;
+    },
+    // PGlite is a single in-process connection: whoever holds this process holds the lock.
+    async tryAdvisoryLock() {
+      return { async release() {} };
+    },
+    withAdvisoryLock: (_key, fn) => fn(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await client.close();
+    },
+  };
+}
+
+/** Reads the database options from the environment: `DATABASE_URL`, else PGlite under `DATA_DIR`. */
+export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv, defaultDataDir: string): DatabaseOptions {
+  if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL };
+  return { kind: "pglite", dataDir: `${env.DATA_DIR ?? defaultDataDir}/db` };
+}

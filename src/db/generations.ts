@@ -1,0 +1,64 @@
+// Dataset generations: writers bump a counter in the same transaction as their data; readers keep
+// in-memory caches tagged with the generation they were built from and look it up at most once per
+// `maxAgeMs`, so a re-import on one replica reaches every replica's caches within that time.
+import { sql } from "drizzle-orm";
+import type { Clock } from "../clock.ts";
+import type { Database, Db } from "./client.ts";
+
+export type Dataset = "registry" | "points";
+
+/** Increments the generation of a dataset; call it inside the transaction that changes the data. */
+export async function bumpGeneration(tx: Pick<Db, "execute">, dataset: Dataset): Promise<void> {
+  await tx.execute(sql`
+    insert into dataset_generations (dataset, generation) values (${dataset}, 1)
+    on conflict (dataset) do update set generation = dataset_generations.generation + 1`);
+}
+
+export async function readGeneration(database: Database, dataset: Dataset): Promise<number> {
+  const rows = await database.query<{ generation: string | number }>(
+    "select generation from dataset_generations where dataset = $1",
+    [dataset],
+  );
+  return rows[0] ? Number(rows[0].generation) : 0;
+}
+
+/**
+ * A value derived from a dataset, rebuilt when the dataset's generation changes. Concurrent callers share
+ * one rebuild; the generation is re-read at most once per `maxAgeMs`.
+ */
+export class GenerationCache<T> {
+  #value: { generation: number; data: T } | undefined;
+  #checkedAt = -Infinity;
+  #pending: Promise<T> | undefined;
+
+  constructor(
+    private readonly database: Database,
+    private readonly dataset: Dataset,
+    private readonly build: (generation: number) => Promise<T>,
+    private readonly clock: Clock,
+    private readonly maxAgeMs = 1000,
+  ) {}
+
+  async get(): Promise<T> {
+    const now = this.clock.now().getTime();
+    if (this.#value && now - this.#checkedAt < this.maxAgeMs) return this.#value.data;
+    this.#pending ??= this.#refresh(now).finally(() => {
+      this.#pending = undefined;
+    });
+    return this.#pending;
+  }
+
+  /** Forgets the cached value: the next `get` re-reads the generation. */
+  invalidate(): void {
+    this.#checkedAt = -Infinity;
+  }
+
+  async #refresh(now: number): Promise<T> {
+    const generation = await readGeneration(this.database, this.dataset);
+    if (!this.#value || this.#value.generation !== generation) {
+      this.#value = { generation, data: await this.build(generation) };
+    }
+    this.#checkedAt = now;
+    return this.#value.data;
+  }
+}

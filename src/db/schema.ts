@@ -1,0 +1,4 @@
+// Every table of the service, re-exported from the domain that owns it. drizzle-kit reads this file.
+export * from "../registry/tables.ts";
+export * from "../points/tables.ts";
+export * from "./tables.ts";

@@ -1,0 +1,30 @@
+// The demo dataset `npm start` serves with no configuration: the real mainnet metadata tree with a
+// generated overlay, and generated points over its vaults. Each part loads only into an empty dataset.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Database } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+import { seedDemoPoints } from "../points/demo.ts";
+import { seedDemoRegistry } from "../registry/demo.ts";
+
+/** The public metadata tree shipped beside the repository (shared/fixtures). */
+export const DEFAULT_DEMO_REGISTRY_DIR = fileURLToPath(
+  new URL("../../../shared/fixtures/metadata-mainnet", import.meta.url),
+);
+
+export async function seedDemoData(
+  database: Database,
+  options: { logger: Logger; registryDir?: string; iconBaseUrl?: string },
+): Promise<void> {
+  const registryDir = options.registryDir ?? DEFAULT_DEMO_REGISTRY_DIR;
+  if (!existsSync(registryDir)) {
+    options.logger.warn({ registryDir }, "demo registry directory not found; set DEMO_REGISTRY_DIR");
+    return;
+  }
+  const { vaults } = await seedDemoRegistry(database, {
+    registryDir,
+    iconBaseUrl: options.iconBaseUrl,
+    logger: options.logger,
+  });
+  await seedDemoPoints(database, { vaults, logger: options.logger });
+}

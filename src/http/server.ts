@@ -1,0 +1,179 @@
+// Builds the Fastify application: request ids, logging, metrics, CORS, the two error envelopes, the
+// OpenAPI document and every domain's routes under /api/v1.
+import { randomUUID } from "node:crypto";
+import cors from "@fastify/cors";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import { pointsRoutes } from "../points/routes.ts";
+import { registryRoutes } from "../registry/routes.ts";
+import { solverLogoRoutes } from "../solvers/logo-routes.ts";
+import type { AppContext } from "./context.ts";
+import {
+  ApiError,
+  isPartnerPath,
+  PartnerError,
+  partnerBody,
+  SWAP_ERROR_CODES,
+  swapBody,
+  type ValidationIssue,
+} from "./errors.ts";
+import { healthRoutes } from "./health.ts";
+import { createHttpMetrics } from "./metrics.ts";
+
+export const API_PREFIX = "/api/v1";
+export const API_VERSION = "3.1.0";
+
+export interface ServerOptions {
+  /** Extra route plugins under /api/v1 (the swap flow, dev helpers, tests). */
+  plugins?: Array<(app: FastifyInstance) => Promise<void>>;
+  collectProcessMetrics?: boolean;
+}
+
+export type App = FastifyInstance;
+
+export async function buildServer(context: AppContext, options: ServerOptions = {}): Promise<App> {
+  const app = Fastify({
+    loggerInstance: context.logger,
+    disableRequestLogging: true,
+    // A fresh id per attempt; an inbound X-Request-Id is not trusted as ours.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    requestIdLogLabel: "requestId",
+    // While draining, requests on open connections still get real answers (and /health says so).
+    return503OnClosing: false,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const metrics = createHttpMetrics({ collectProcessMetrics: options.collectProcessMetrics ?? false });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+    const traceId = request.headers["x-trace-id"];
+    if (typeof traceId === "string" && traceId.length > 0) reply.header("x-trace-id", traceId);
+  });
+
+  // One line per request, successful or failed, with the same id as the X-Request-Id header.
+  app.addHook("onResponse", async (request, reply) => {
+    const route = request.routeOptions.url ?? "(unmatched)";
+    const status = reply.statusCode;
+    const durationMs = Math.round(reply.elapsedTime * 1000) / 1000;
+    metrics.requests.inc({ method: request.method, route, status });
+    metrics.duration.observe({ method: request.method, route, status }, durationMs / 1000);
+    const line = { method: request.method, route, url: request.url, status, durationMs };
+    if (status >= 500) request.log.error(line, "request");
+    else request.log.info(line, "request");
+  });
+
+  await app.register(cors, {
+    origin: true,
+    exposedHeaders: ["X-Request-Id", "X-Trace-Id"],
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Sluice — Redemption Swap and Partner Points API",
+        version: API_VERSION,
+        description:
+          "Registries and partner points, the quote / approval / order flow of redemption swaps, solver liquidity and signed discounts.",
+      },
+      servers: [{ url: API_PREFIX }],
+      components: {
+        schemas: {},
+      },
+      "x-error-codes": { swap: [...SWAP_ERROR_CODES] },
+    } as never,
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      // Paths are documented relative to the server URL, which already ends in /api/v1.
+      return { ...transformed, url: transformed.url.startsWith(API_PREFIX) ? transformed.url.slice(API_PREFIX.length) || "/" : transformed.url };
+    },
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply, context));
+  app.setNotFoundHandler((request, reply) => {
+    if (isPartnerPath(request.url)) {
+      return reply.code(404).send(partnerBody("pageNotFound", "Page not found"));
+    }
+    return reply.code(404).send(swapBody(404, "NOT_FOUND", "Not found", undefined, context.clock.now()));
+  });
+
+  app.get("/metrics", { schema: { hide: true } }, async (_request, reply) => {
+    reply.header("content-type", metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+
+  await app.register(
+    async (api) => {
+      api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+      await api.register(healthRoutes, context);
+      await api.register(registryRoutes, context);
+      await api.register(pointsRoutes, context);
+      await api.register(solverLogoRoutes, context);
+      for (const plugin of options.plugins ?? []) await api.register(plugin);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await app.register(swaggerUi, {
+    routePrefix: `${API_PREFIX}/docs`,
+    uiConfig: { url: `${API_PREFIX}/openapi.json`, deepLinking: true },
+  });
+
+  return app;
+}
+
+function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, context: AppContext) {
+  const partner = isPartnerPath(request.url);
+  const now = context.clock.now();
+
+  if (error instanceof PartnerError) return reply.code(error.status).send(partnerBody(error.errorCode, error.message));
+  if (error instanceof ApiError) {
+    if (error.status >= 500) request.log.error({ err: error }, "request failed");
+    return reply.code(error.status).send(swapBody(error.status, error.code, error.message, error.details, now));
+  }
+
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issues: ValidationIssue[] = error.validation.map((issue) => ({
+      path: issuePath(error.validationContext, issue.instancePath),
+      message: issue.message,
+    }));
+    const message = `Invalid ${error.validationContext ?? "request"}: ${issues.map((i) => `${i.path} ${i.message}`).join("; ")}`;
+    if (partner) return reply.code(400).send(partnerBody("anErrorOccurred", message));
+    return reply.code(400).send(swapBody(400, "VALIDATION_FAILED", message, { issues }, now));
+  }
+
+  // Fastify's own client errors: malformed JSON, wrong content type, body too large.
+  const status = typeof error.statusCode === "number" ? error.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    if (partner) return reply.code(status === 404 ? 404 : 400).send(partnerBody("anErrorOccurred", error.message));
+    const code = status === 415 ? "UNSUPPORTED_MEDIA_TYPE" : status === 413 ? "PAYLOAD_TOO_LARGE" : "VALIDATION_FAILED";
+    const details = code === "VALIDATION_FAILED" ? { issues: [{ path: "(body)", message: error.message }] } : undefined;
+    return reply.code(status).send(swapBody(status, code, error.message, details, now));
+  }
+
+  request.log.error({ err: error }, "unhandled error");
+  if (partner) return reply.code(500).send(partnerBody("ooops", "Something went wrong"));
+  return reply.code(500).send(swapBody(500, "INTERNAL", "Internal error", undefined, now));
+}
+
+function issuePath(context: string | undefined, instancePath: string): string {
+  const path = instancePath.replace(/^\//, "").split("/").filter(Boolean).join(".");
+  if (path) return path;
+  return context === "body" ? "(body)" : (context ?? "(request)");
+}

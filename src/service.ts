@@ -1,0 +1,79 @@
+// The composition root of `sluice serve`: database, demo data, workers, HTTP server, and an orderly shutdown.
+import { systemClock } from "./clock.ts";
+import type { Env } from "./config/env.ts";
+import { type Database, databaseOptionsFromEnv, openDatabase } from "./db/client.ts";
+import { migrate } from "./db/migrate.ts";
+import { seedDemoData } from "./devnet/demo-data.ts";
+import type { AppContext } from "./http/context.ts";
+import { Lifecycle } from "./http/lifecycle.ts";
+import { type App, buildServer, type ServerOptions } from "./http/server.ts";
+import type { Logger } from "./logger.ts";
+
+export interface Service {
+  app: App;
+  database: Database;
+  lifecycle: Lifecycle;
+  /** The base URL the API listens on, e.g. `http://127.0.0.1:8080/api/v1`. */
+  apiUrl: string;
+  /** Drains and stops everything; resolves once the database is closed. Idempotent. */
+  shutdown(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  env: Env;
+  logger: Logger;
+  serverOptions?: ServerOptions;
+  /** Background workers started after the server listens and stopped before the database closes. */
+  workers?: Array<{ name: string; stop(): Promise<void> }>;
+}
+
+export async function startService({ env, logger, serverOptions, workers = [] }: ServiceOptions): Promise<Service> {
+  const database = await openDatabase(databaseOptionsFromEnv(env, env.DATA_DIR));
+  await migrate(database);
+
+  const demoEnabled = env.SLUICE_DEMO_DATA ? env.SLUICE_DEMO_DATA === "1" : !env.DATABASE_URL;
+  if (demoEnabled) await seedDemoData(database, { logger, registryDir: env.DEMO_REGISTRY_DIR, iconBaseUrl: env.REGISTRY_ICON_BASE_URL });
+
+  const lifecycle = new Lifecycle();
+  const context: AppContext = { database, clock: systemClock, logger, lifecycle, publicUrl: env.PUBLIC_URL };
+  const app = await buildServer(context, { collectProcessMetrics: true, ...serverOptions });
+  await app.listen({ port: env.PORT, host: env.HOST });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : env.PORT;
+  const apiUrl = `http://127.0.0.1:${port}/api/v1`;
+  logger.info({ apiUrl, database: database.kind }, "sluice is serving");
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = () => {
+    stopping ??= (async () => {
+      lifecycle.startDraining();
+      logger.info("draining: finishing in-flight requests");
+      // close() stops the listener and waits for in-flight requests; /health answers 503 meanwhile.
+      await app.close();
+      for (const worker of workers) {
+        await worker.stop().catch((error: unknown) => logger.error({ err: error, worker: worker.name }, "worker stop failed"));
+      }
+      await database.close();
+      logger.info("stopped");
+    })();
+    return stopping;
+  };
+
+  return { app, database, lifecycle, apiUrl, shutdown };
+}
+
+/** Turns SIGTERM/SIGINT into a graceful shutdown and exit 0 (exit 1 if shutdown itself fails). */
+export function exitOnSignals(service: Pick<Service, "shutdown">, logger: Logger, exit: (code: number) => void = process.exit): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, "shutdown requested");
+    service.shutdown().then(
+      () => exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, "shutdown failed");
+        exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+}

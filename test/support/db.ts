@@ -1,0 +1,43 @@
+// Test databases: PGlite in memory always, and a fresh PostgreSQL database per call when TEST_DATABASE_URL is
+// set. Each PostgreSQL database is named after the worker and dropped on close, so workers never share one.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { type Database, type DatabaseKind, openDatabase } from "../../src/db/client.ts";
+import { migrate } from "../../src/db/migrate.ts";
+
+/** The database kinds this run covers: PGlite, plus PostgreSQL when TEST_DATABASE_URL is set. */
+export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+
+export async function createTestDatabase(kind: DatabaseKind): Promise<Database> {
+  if (kind === "pglite") {
+    const database = await openDatabase({ kind: "pglite", memory: true });
+    await migrate(database);
+    return database;
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
+  const worker = process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? "0";
+  const name = `sluice_test_w${worker}_${randomBytes(4).toString("hex")}`;
+  await withAdmin(adminUrl, (admin) => admin.query(`create database ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 30 });
+  await migrate(database);
+  const close = database.close.bind(database);
+  return Object.assign(database, {
+    async close() {
+      await close();
+      await withAdmin(adminUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`));
+    },
+  });
+}
+
+async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
