@@ -23,12 +23,15 @@ export interface ServiceOptions {
   env: Env;
   logger: Logger;
   serverOptions?: ServerOptions;
+  /** An already open database (tests); by default the one the environment names is opened and migrated. */
+  database?: Database;
   /** Background workers started after the server listens and stopped before the database closes. */
   workers?: Array<{ name: string; stop(): Promise<void> }>;
 }
 
-export async function startService({ env, logger, serverOptions, workers = [] }: ServiceOptions): Promise<Service> {
-  const database = await openDatabase(databaseOptionsFromEnv(env, env.DATA_DIR));
+export async function startService(options: ServiceOptions): Promise<Service> {
+  const { env, logger, serverOptions, workers = [] } = options;
+  const database = options.database ?? (await openDatabase(databaseOptionsFromEnv(env, env.DATA_DIR)));
   await migrate(database);
 
   const demoEnabled = env.SLUICE_DEMO_DATA ? env.SLUICE_DEMO_DATA === "1" : !env.DATABASE_URL;
@@ -47,6 +50,8 @@ export async function startService({ env, logger, serverOptions, workers = [] }:
   const shutdown = () => {
     stopping ??= (async () => {
       lifecycle.startDraining();
+      // Load balancers see /health turn 503 during the grace period and stop routing here before the listener goes.
+      if (env.SHUTDOWN_GRACE_MS > 0) await new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_GRACE_MS));
       logger.info("draining: finishing in-flight requests");
       // close() stops the listener and waits for in-flight requests; /health answers 503 meanwhile.
       await app.close();
@@ -63,7 +68,12 @@ export async function startService({ env, logger, serverOptions, workers = [] }:
 }
 
 /** Turns SIGTERM/SIGINT into a graceful shutdown and exit 0 (exit 1 if shutdown itself fails). */
-export function exitOnSignals(service: Pick<Service, "shutdown">, logger: Logger, exit: (code: number) => void = process.exit): void {
+export function exitOnSignals(
+  service: Pick<Service, "shutdown">,
+  logger: Logger,
+  exit: (code: number) => void = (code) => process.exit(code),
+  signals: Pick<NodeJS.EventEmitter, "once"> = process,
+): void {
   const onSignal = (signal: NodeJS.Signals) => {
     logger.info({ signal }, "shutdown requested");
     service.shutdown().then(
@@ -74,6 +84,6 @@ export function exitOnSignals(service: Pick<Service, "shutdown">, logger: Logger
       },
     );
   };
-  process.once("SIGTERM", onSignal);
-  process.once("SIGINT", onSignal);
+  signals.once("SIGTERM", onSignal);
+  signals.once("SIGINT", onSignal);
 }

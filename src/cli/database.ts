@@ -1,9 +1,10 @@
 // Opens the configured database and brings its schema up to date: what every command needs first.
+import { type Env, readEnv } from "../config/env.ts";
 import { type Database, databaseOptionsFromEnv, openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 
-export async function openMigratedDatabase(env: NodeJS.ProcessEnv = process.env): Promise<Database> {
-  const database = await openDatabase(databaseOptionsFromEnv(env, "./data"));
+export async function openMigratedDatabase(env: Env = readEnv()): Promise<Database> {
+  const database = await openDatabase(databaseOptionsFromEnv(env, env.DATA_DIR));
   try {
     await migrate(database);
   } catch (error) {

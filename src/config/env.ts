@@ -8,6 +8,8 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** How long to keep accepting requests (with /health answering 503) after SIGTERM before closing the listener. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   /** Load the demo registry and points dataset into an empty embedded database (default: on without DATABASE_URL). */
   SLUICE_DEMO_DATA: z.enum(["0", "1"]).optional(),
   /** Where the demo registry's metadata tree lives. */
@@ -23,7 +25,9 @@ export class InvalidEnvironmentError extends Error {
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = EnvSchema.safeParse(env);
+  // An empty variable means "unset", as shells and container runtimes commonly pass them.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const parsed = EnvSchema.safeParse(present);
   if (!parsed.success) {
     const reasons = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
     throw new InvalidEnvironmentError(`Invalid environment: ${reasons}`);

@@ -123,7 +123,10 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 }
 
 /** Reads the database options from the environment: `DATABASE_URL`, else PGlite under `DATA_DIR`. */
-export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv, defaultDataDir: string): DatabaseOptions {
+export function databaseOptionsFromEnv(
+  env: { DATABASE_URL?: string | undefined; DATA_DIR?: string | undefined },
+  defaultDataDir: string,
+): DatabaseOptions {
   if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL };
   return { kind: "pglite", dataDir: `${env.DATA_DIR ?? defaultDataDir}/db` };
 }

@@ -4,7 +4,16 @@ import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from "fastify";
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -38,11 +47,18 @@ export interface ServerOptions {
   collectProcessMetrics?: boolean;
 }
 
-export type App = FastifyInstance;
+/** The application type route plugins and tests work with. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 export async function buildServer(context: AppContext, options: ServerOptions = {}): Promise<App> {
   const app = Fastify({
-    loggerInstance: context.logger,
+    loggerInstance: context.logger as FastifyBaseLogger,
     disableRequestLogging: true,
     // A fresh id per attempt; an inbound X-Request-Id is not trusted as ours.
     genReqId: () => randomUUID(),

@@ -26,7 +26,7 @@ export const solverLogoRoutes: FastifyPluginAsyncZod<AppContext> = async (app) =
       if (!logo) throw new ApiError(404, "NOT_FOUND", "Unknown solver logo");
       reply.header("cache-control", "public, max-age=31536000, immutable");
       reply.header("etag", logo.etag);
-      if (request.headers["if-none-match"] === logo.etag) return reply.code(304).send();
+      if (request.headers["if-none-match"] === logo.etag) return reply.code(304).send(null);
       reply.type("image/png");
       return reply.send(logo.bytes);
     },
