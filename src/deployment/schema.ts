@@ -1,0 +1,137 @@
+// The deployment file: one chain, one Reactor, one protocol signer, and everything the swap flow needs to know
+// about tokens, adapters and solvers. Validated at start; an invalid file names the field and the reason.
+import { z } from "zod";
+import { AddressSchema, ChainIdSchema, Uint256StringSchema } from "../http/wire.ts";
+
+export const SOLVER_ID_PATTERN = /^[a-z0-9]+_[a-z0-9][a-z0-9_-]*$/;
+
+export const TokenConfigSchema = z
+  .object({
+    address: AddressSchema,
+    symbol: z.string().min(1),
+    name: z.string().min(1),
+    decimals: z.number().int().min(0).max(36),
+  })
+  .strict();
+
+export const InputTokenConfigSchema = TokenConfigSchema.extend({
+  /** Below this amount (base units) /quote answers 404 without asking any solver. */
+  minQuoteAmount: Uint256StringSchema,
+  /** The output token /liquidity reports this input token's inventory in; absent = not offered by /liquidity. */
+  liquidityOutputToken: AddressSchema.optional(),
+}).strict();
+
+export const AdapterConfigSchema = z
+  .object({
+    address: AddressSchema,
+    /** Free-form label for logs and docs. */
+    label: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const SolverConfigSchema = z
+  .object({
+    id: z.string().regex(SOLVER_ID_PATTERN, "must look like <prefix>_<solver_name> in lowercase"),
+    name: z.string().min(1),
+    /** Base URL; Sluice posts to `{endpoint}/quote`, keeping any base path. */
+    endpoint: z.url({ protocol: /^https?$/ }),
+    /** The solver's Executor: the only filler its quotes may name. */
+    filler: AddressSchema,
+    internal: z.boolean(),
+    enabled: z.boolean().default(true),
+    /** Name of a bundled logo in assets/solver-logos (without `.png`). */
+    logo: z.string().min(1).optional(),
+    /** Environment variable that holds this solver's shared secret (never the secret itself). */
+    sharedSecretEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, "must be an environment variable name"),
+  })
+  .strict();
+
+export const DeploymentSchema = z
+  .object({
+    name: z.string().min(1),
+    chainId: ChainIdSchema,
+    chainName: z.string().min(1),
+    /** Marks a local chain: dev helpers (faucet, fund) are refused everywhere else. */
+    local: z.boolean().default(false),
+    reactor: AddressSchema,
+    executors: z.array(AddressSchema).min(1),
+    adapterFactory: AddressSchema,
+    /** A Multicall3-compatible contract for batched adapter reads. */
+    multicall: AddressSchema,
+    protocolSigner: AddressSchema,
+    inputTokens: z.array(InputTokenConfigSchema).min(1),
+    outputTokens: z.array(TokenConfigSchema).min(1),
+    adapters: z.array(AdapterConfigSchema),
+    solvers: z.array(SolverConfigSchema),
+    /** Ids kept out of use: they match nothing in `solverIds` or `solverId`. */
+    reservedSolverIds: z.array(z.string().regex(SOLVER_ID_PATTERN)).default([]),
+    confirmationDepth: z.number().int().min(0).max(1000),
+    /** First block the indexer reads (the Reactor's deployment block). */
+    startBlock: z.number().int().min(0).default(0),
+    quoteLifetimeSeconds: z.number().int().min(10).max(3600).default(120),
+    solverTimeoutMs: z.number().int().min(50).max(30_000).default(1000),
+    /** Shipped networks state how many solvers and reserved ids an operator must configure. */
+    expect: z
+      .object({ solvers: z.number().int().min(0), reservedSolverIds: z.number().int().min(0) })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .superRefine((deployment, ctx) => {
+    const unique = (values: string[], path: string, what: string) => {
+      const seen = new Set<string>();
+      values.forEach((value, index) => {
+        if (seen.has(value))
+          ctx.addIssue({ code: "custom", path: [path, index], message: `duplicate ${what} ${value}` });
+        seen.add(value);
+      });
+    };
+    unique(
+      deployment.inputTokens.map((t) => t.address),
+      "inputTokens",
+      "token",
+    );
+    unique(
+      deployment.outputTokens.map((t) => t.address),
+      "outputTokens",
+      "token",
+    );
+    unique(
+      deployment.adapters.map((a) => a.address),
+      "adapters",
+      "adapter",
+    );
+    unique([...deployment.solvers.map((s) => s.id), ...deployment.reservedSolverIds], "solvers", "solver id");
+    const outputs = new Set(deployment.outputTokens.map((t) => t.address));
+    deployment.inputTokens.forEach((token, index) => {
+      if (token.liquidityOutputToken && !outputs.has(token.liquidityOutputToken)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["inputTokens", index, "liquidityOutputToken"],
+          message: "must be one of outputTokens",
+        });
+      }
+    });
+    if (deployment.expect) {
+      if (deployment.solvers.length !== deployment.expect.solvers) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["solvers"],
+          message: `this network has ${deployment.expect.solvers} solver slots; ${deployment.solvers.length} configured`,
+        });
+      }
+      if (deployment.reservedSolverIds.length !== deployment.expect.reservedSolverIds) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["reservedSolverIds"],
+          message: `this network reserves ${deployment.expect.reservedSolverIds} solver ids; ${deployment.reservedSolverIds.length} configured`,
+        });
+      }
+    }
+  });
+
+export type DeploymentInput = z.input<typeof DeploymentSchema>;
+export type Deployment = z.output<typeof DeploymentSchema>;
+export type TokenConfig = z.output<typeof TokenConfigSchema>;
+export type InputTokenConfig = z.output<typeof InputTokenConfigSchema>;
+export type SolverConfig = z.output<typeof SolverConfigSchema>;
