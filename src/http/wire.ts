@@ -1,7 +1,8 @@
 // Wire-format building blocks shared by every route. Each is one zod schema, so request validation,
 // response types and the OpenAPI document all come from the same definition.
-import { z } from "zod";
+
 import type { Address } from "viem";
+import { z } from "zod";
 
 export const MAX_UINT256 = (1n << 256n) - 1n;
 export const MAX_UINT48 = 2 ** 48 - 1;
@@ -9,12 +10,18 @@ export const MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
 
 const ADDRESS_PATTERN = /^0x[a-fA-F0-9]{40}$/;
 
-/** An EVM address: accepted in any case, carried and returned lowercase. */
+/**
+ * An EVM address: accepted in any case, carried and returned lowercase. `overwrite` (not `transform`) keeps the
+ * schema representable in JSON Schema; the cast only tells TypeScript what the lowercasing guarantees.
+ */
 export const AddressSchema = z
   .string()
   .regex(ADDRESS_PATTERN, "must be 0x followed by 40 hex characters")
   .overwrite((value) => value.toLowerCase())
-  .meta({ description: "EVM address; any case accepted, returned lowercase", example: "0x0000000000000000000000000000000000000001" });
+  .meta({
+    description: "EVM address; any case accepted, returned lowercase",
+    example: "0x0000000000000000000000000000000000000001",
+  }) as unknown as z.ZodType<Address, string>;
 
 /** Lowercases an address read from storage or config; the type says it has been normalised. */
 export function normalizeAddress(value: string): Address {
@@ -60,4 +67,6 @@ export const BlockNumberParamSchema = z
   })
   .meta({ description: "Block number, 1 to 9007199254740991", example: "21000000" });
 
-export const RequestIdSchema = z.uuid().meta({ description: "UUID of this HTTP attempt; equals the X-Request-Id header" });
+export const RequestIdSchema = z
+  .uuid()
+  .meta({ description: "UUID of this HTTP attempt; equals the X-Request-Id header" });

@@ -17,7 +17,11 @@ export const solverLogoRoutes: FastifyPluginAsyncZod<AppContext> = async (app) =
           "A bundled solver logo. The file name carries the SHA-256 digest of its bytes; responses are immutable for one year.",
         params: z.object({ filename: z.string().max(200) }),
         produces: ["image/png"],
-        response: { 200: z.any().meta({ type: "string", format: "binary" }), 304: z.null(), 404: SwapErrorSchema },
+        response: {
+          200: z.any().meta({ type: "string", format: "binary" }),
+          304: z.null(),
+          404: SwapErrorSchema,
+        },
       },
     },
     async (request, reply) => {

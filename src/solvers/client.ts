@@ -1,0 +1,119 @@
+// Asks one solver for a quote. Every way a solver can fail is an outcome with a reason, never an exception:
+// the auction records it and goes on with the others.
+import { performance } from "node:perf_hooks";
+import type { Address } from "viem";
+import type { Solver } from "./directory.ts";
+import { SHARED_SECRET_HEADER, type SolverQuoteRequest, SolverQuoteResponseSchema } from "./protocol.ts";
+
+export type SolverRejection =
+  | "timeout"
+  | "network"
+  | "http_status"
+  | "invalid_body"
+  | "echo_mismatch"
+  | "zero_amount"
+  | "wrong_filler";
+
+export type SolverOutcome =
+  | { kind: "quoted"; amountOut: bigint; filler: Address; latencyMs: number }
+  | { kind: "declined"; latencyMs: number }
+  | { kind: "rejected"; reason: SolverRejection; detail: string; latencyMs: number };
+
+/** POSTs `{endpoint}/quote` (keeping any base path) and judges the answer against the request. */
+export async function requestSolverQuote(
+  solver: Solver,
+  request: SolverQuoteRequest,
+  signal: AbortSignal,
+): Promise<SolverOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(quoteUrl(solver.endpoint), {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(solver.sharedSecret ? { [SHARED_SECRET_HEADER]: solver.sharedSecret } : {}),
+      },
+      body: JSON.stringify(request),
+      signal,
+    });
+    text = await response.text();
+  } catch (error) {
+    if (signal.aborted)
+      return {
+        kind: "rejected",
+        reason: "timeout",
+        detail: "no answer before the auction closed",
+        latencyMs: elapsed(),
+      };
+    return {
+      kind: "rejected",
+      reason: "network",
+      detail: String((error as Error).message ?? error),
+      latencyMs: elapsed(),
+    };
+  }
+  const latencyMs = elapsed();
+  if (response.status === 204) return { kind: "declined", latencyMs };
+  if (response.status < 200 || response.status >= 300) {
+    return { kind: "rejected", reason: "http_status", detail: `HTTP ${response.status}`, latencyMs };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { kind: "rejected", reason: "invalid_body", detail: "not JSON", latencyMs };
+  }
+  const parsed = SolverQuoteResponseSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      kind: "rejected",
+      reason: "invalid_body",
+      detail: `${issue?.path.join(".")}: ${issue?.message}`,
+      latencyMs,
+    };
+  }
+  const answer = parsed.data;
+  const mismatch = echoMismatch(request, answer);
+  if (mismatch)
+    return {
+      kind: "rejected",
+      reason: "echo_mismatch",
+      detail: `${mismatch} differs from the request`,
+      latencyMs,
+    };
+  if (answer.filler !== solver.filler) {
+    return {
+      kind: "rejected",
+      reason: "wrong_filler",
+      detail: `filler ${answer.filler} is not ${solver.filler}`,
+      latencyMs,
+    };
+  }
+  const amountOut = BigInt(answer.amountOut);
+  if (amountOut === 0n)
+    return { kind: "rejected", reason: "zero_amount", detail: "amountOut is 0", latencyMs };
+  return { kind: "quoted", amountOut, filler: answer.filler, latencyMs };
+}
+
+export function quoteUrl(endpoint: string): string {
+  return `${endpoint.replace(/\/+$/, "")}/quote`;
+}
+
+/** The first echoed field that differs (addresses are already lowercased by the schema; ids compared case-insensitively). */
+function echoMismatch(
+  request: SolverQuoteRequest,
+  answer: ReturnType<typeof SolverQuoteResponseSchema.parse>,
+): string | undefined {
+  if (answer.chainId !== request.tokenInChainId) return "chainId";
+  if (BigInt(answer.amountIn) !== BigInt(request.amount)) return "amountIn";
+  if (answer.requestId.toLowerCase() !== request.requestId.toLowerCase()) return "requestId";
+  if (answer.quoteId.toLowerCase() !== request.quoteId.toLowerCase()) return "quoteId";
+  if (answer.swapper !== request.swapper) return "swapper";
+  if (answer.tokenIn !== request.tokenIn) return "tokenIn";
+  if (answer.tokenOut !== request.tokenOut) return "tokenOut";
+  return undefined;
+}

@@ -1,0 +1,80 @@
+// The configured solvers of a deployment, with their secrets and logos resolved once at start.
+import type { Address } from "viem";
+import type { Deployment, SolverConfig } from "../deployment/schema.ts";
+import type { DeploymentSecrets } from "../deployment/secrets.ts";
+import type { SolverLogoStore } from "./logos.ts";
+
+export interface Solver {
+  id: string;
+  name: string;
+  endpoint: string;
+  filler: Address;
+  internal: boolean;
+  enabled: boolean;
+  /** Bundled logo name, if any. */
+  logo?: string;
+  sharedSecret?: string;
+}
+
+export class SolverDirectory {
+  readonly #byId: Map<string, Solver>;
+  readonly #reserved: ReadonlySet<string>;
+
+  constructor(
+    solvers: readonly Solver[],
+    reservedIds: readonly string[] = [],
+    readonly logos?: SolverLogoStore,
+  ) {
+    this.#byId = new Map(solvers.map((solver) => [solver.id, solver]));
+    this.#reserved = new Set(reservedIds);
+  }
+
+  static fromDeployment(
+    deployment: Deployment,
+    secrets: Pick<DeploymentSecrets, "solverSecrets">,
+    logos?: SolverLogoStore,
+  ) {
+    const toSolver = (config: SolverConfig): Solver => ({
+      id: config.id,
+      name: config.name,
+      endpoint: config.endpoint,
+      filler: config.filler,
+      internal: config.internal,
+      enabled: config.enabled,
+      logo: config.logo,
+      sharedSecret: secrets.solverSecrets.get(config.id),
+    });
+    return new SolverDirectory(deployment.solvers.map(toSolver), deployment.reservedSolverIds, logos);
+  }
+
+  all(): Solver[] {
+    return [...this.#byId.values()];
+  }
+
+  enabled(): Solver[] {
+    return this.all().filter((solver) => solver.enabled);
+  }
+
+  /** A configured, enabled solver; reserved and unknown ids find nothing. */
+  enabledById(id: string): Solver | undefined {
+    if (this.#reserved.has(id)) return undefined;
+    const solver = this.#byId.get(id);
+    return solver?.enabled ? solver : undefined;
+  }
+
+  /** Any configured solver, enabled or not (for order records of solvers since disabled). */
+  byId(id: string): Solver | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** Enabled solvers restricted to `ids` when given; ids that match no configured solver match nothing. */
+  select(ids?: readonly string[]): Solver[] {
+    if (!ids) return this.enabled();
+    const wanted = new Set(ids);
+    return this.enabled().filter((solver) => wanted.has(solver.id) && !this.#reserved.has(solver.id));
+  }
+
+  logoUrl(solver: Solver, baseUrl: string): string | undefined {
+    return solver.logo ? this.logos?.urlFor(solver.logo, baseUrl) : undefined;
+  }
+}

@@ -1,0 +1,57 @@
+// One auction round: ask every participant in parallel, close when all have answered or at the timeout,
+// rank the quotes best output first with ties to the faster answer.
+import type { Leg } from "../inventory/offer.ts";
+import { requestSolverQuote, type SolverOutcome } from "../solvers/client.ts";
+import type { Solver } from "../solvers/directory.ts";
+import type { SolverQuoteRequest } from "../solvers/protocol.ts";
+
+export interface AuctionParticipant {
+  solver: Solver;
+  /** The quote id this solver's answer will carry. */
+  quoteId: string;
+  legs: Leg[];
+}
+
+export interface AuctionResult {
+  participant: AuctionParticipant;
+  request: SolverQuoteRequest;
+  outcome: SolverOutcome;
+}
+
+export type WinningResult = AuctionResult & { outcome: Extract<SolverOutcome, { kind: "quoted" }> };
+
+export interface AuctionOptions {
+  participants: readonly AuctionParticipant[];
+  buildRequest: (participant: AuctionParticipant) => SolverQuoteRequest;
+  timeoutMs: number;
+  /** Overrides the transport (tests); defaults to HTTP. */
+  ask?: typeof requestSolverQuote;
+}
+
+export async function runAuction(options: AuctionOptions): Promise<AuctionResult[]> {
+  const ask = options.ask ?? requestSolverQuote;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  try {
+    return await Promise.all(
+      options.participants.map(async (participant) => {
+        const request = options.buildRequest(participant);
+        const outcome = await ask(participant.solver, request, controller.signal);
+        return { participant, request, outcome };
+      }),
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Quoted results, best amountOut first; equal amounts go to the faster answer. */
+export function rankQuotes(results: readonly AuctionResult[]): WinningResult[] {
+  return results
+    .filter((result): result is WinningResult => result.outcome.kind === "quoted")
+    .sort((a, b) => {
+      if (a.outcome.amountOut !== b.outcome.amountOut)
+        return a.outcome.amountOut > b.outcome.amountOut ? -1 : 1;
+      return a.outcome.latencyMs - b.outcome.latencyMs;
+    });
+}

@@ -1,0 +1,146 @@
+// The auction against real HTTP solver servers: every misbehaviour is recorded and ignored, the rest still win.
+import { randomUUID } from "node:crypto";
+import type { Address } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Solver } from "../../src/solvers/directory.ts";
+import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
+import { type AuctionParticipant, rankQuotes, runAuction } from "../../src/swap/auction.ts";
+import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
+
+const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
+const swapper = addr(0x5);
+const tokenIn = addr(0x7);
+const tokenOut = addr(0x11);
+
+function solverAt(id: string, endpoint: string, filler: Address): Solver {
+  return { id, name: id, endpoint, filler, internal: false, enabled: true, sharedSecret: `secret-${id}` };
+}
+
+function requestFor(participant: AuctionParticipant, requestId: string): SolverQuoteRequest {
+  return {
+    requestId,
+    quoteId: participant.quoteId,
+    tokenInChainId: 31337,
+    tokenOutChainId: 31337,
+    swapper,
+    tokenIn,
+    tokenOut,
+    amount: "1000000000000000000",
+    type: "EXACT_INPUT",
+    protocol: "v1",
+    numOutputs: 1,
+    adapters: [
+      {
+        adapter: addr(0xa1),
+        asset: tokenOut,
+        assetDecimals: 6,
+        maxAssets: "1000000000",
+        maxRate: "990000000000000000",
+      },
+    ],
+  };
+}
+
+describe("auction over HTTP solvers", () => {
+  const servers: ScriptedSolver[] = [];
+  const start = async (...args: Parameters<typeof startScriptedSolver>) => {
+    const server = await startScriptedSolver(...args);
+    servers.push(server);
+    return server;
+  };
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+  });
+
+  let good: ScriptedSolver;
+  let better: ScriptedSolver;
+  beforeAll(async () => {
+    good = await start({ kind: "quote", filler: addr(0xf1), amountOut: () => 990_000n });
+    better = await start({ kind: "quote", filler: addr(0xf2), amountOut: () => 995_000n }, "/rfq/v1");
+  });
+
+  async function auction(solvers: Solver[], timeoutMs = 400) {
+    const requestId = randomUUID();
+    const participants = solvers.map((solver) => ({ solver, quoteId: randomUUID(), legs: [] }));
+    const results = await runAuction({
+      participants,
+      timeoutMs,
+      buildRequest: (p) => requestFor(p, requestId),
+    });
+    return { results, requestId };
+  }
+
+  it("ignores a solver that times out, fails, garbles, mis-echoes or names another filler; the others win", async () => {
+    const stall = await start({ kind: "stall" });
+    const failing = await start({ kind: "status", status: 500 });
+    const garbage = await start({ kind: "garbage", body: "<html>nope" });
+    const wrongEcho = await start({
+      kind: "quote",
+      filler: addr(0xf5),
+      amountOut: () => 999_999n,
+      echo: { amountIn: "1" },
+    });
+    const wrongFiller = await start({ kind: "quote", filler: addr(0xbad), amountOut: () => 999_999n });
+    const zero = await start({ kind: "quote", filler: addr(0xf7), amountOut: () => 0n });
+    const declining = await start({ kind: "decline" });
+    const solvers = [
+      solverAt("ext_good", good.url, addr(0xf1)),
+      solverAt("ext_better", better.url, addr(0xf2)),
+      solverAt("ext_stall", stall.url, addr(0xf3)),
+      solverAt("ext_failing", failing.url, addr(0xf4)),
+      solverAt("ext_echo", wrongEcho.url, addr(0xf5)),
+      solverAt("ext_filler", wrongFiller.url, addr(0xf6)),
+      solverAt("ext_zero", zero.url, addr(0xf7)),
+      solverAt("ext_decline", declining.url, addr(0xf8)),
+      solverAt("ext_garbage", garbage.url, addr(0xf9)),
+      solverAt("ext_closed", "http://127.0.0.1:1", addr(0xfa)),
+    ];
+    const { results } = await auction(solvers);
+    const outcome = (id: string) => results.find((r) => r.participant.solver.id === id)?.outcome;
+    expect(outcome("ext_stall")).toMatchObject({ kind: "rejected", reason: "timeout" });
+    expect(outcome("ext_failing")).toMatchObject({
+      kind: "rejected",
+      reason: "http_status",
+      detail: "HTTP 500",
+    });
+    expect(outcome("ext_garbage")).toMatchObject({ kind: "rejected", reason: "invalid_body" });
+    expect(outcome("ext_echo")).toMatchObject({
+      kind: "rejected",
+      reason: "echo_mismatch",
+      detail: "amountIn differs from the request",
+    });
+    expect(outcome("ext_filler")).toMatchObject({ kind: "rejected", reason: "wrong_filler" });
+    expect(outcome("ext_zero")).toMatchObject({ kind: "rejected", reason: "zero_amount" });
+    expect(outcome("ext_decline")).toMatchObject({ kind: "declined" });
+    expect(outcome("ext_closed")).toMatchObject({ kind: "rejected", reason: "network" });
+    expect(rankQuotes(results).map((r) => r.participant.solver.id)).toEqual(["ext_better", "ext_good"]);
+  });
+
+  it("closes as soon as every solver has answered", async () => {
+    const { results } = await auction([solverAt("ext_good", good.url, addr(0xf1))], 10_000);
+    expect(results[0]?.outcome.kind).toBe("quoted");
+  });
+
+  it("posts to {endpoint}/quote keeping the base path, with the solver's own secret and a fresh quote id each", async () => {
+    const before = better.requests.length;
+    const { requestId } = await auction([
+      solverAt("ext_better", better.url, addr(0xf2)),
+      solverAt("ext_good", good.url, addr(0xf1)),
+    ]);
+    const seen = better.requests.slice(before);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ path: "/rfq/v1/quote", secret: "secret-ext_better" });
+    expect(seen[0]?.body.requestId).toBe(requestId);
+    expect(seen[0]?.body.quoteId).not.toBe(good.requests.at(-1)?.body.quoteId);
+  });
+
+  it("breaks equal amounts by the faster answer (50 ms against 400 ms)", async () => {
+    const slow = await start({ kind: "quote", filler: addr(0xa), amountOut: () => 1_000n, delayMs: 400 });
+    const fast = await start({ kind: "quote", filler: addr(0xb), amountOut: () => 1_000n, delayMs: 50 });
+    const { results } = await auction(
+      [solverAt("ext_slow", slow.url, addr(0xa)), solverAt("ext_fast", fast.url, addr(0xb))],
+      2000,
+    );
+    expect(rankQuotes(results).map((r) => r.participant.solver.id)).toEqual(["ext_fast", "ext_slow"]);
+  });
+});
