@@ -31,7 +31,8 @@ export function normalizeAddress(value: string): Address {
 /** A uint256 as a decimal string, checked by value (PostgreSQL would silently round `1.5`). */
 export const Uint256StringSchema = z
   .string()
-  .regex(/^\d+$/, "must be a decimal integer string")
+  // abort: zod runs later checks after a failed one, and BigInt("1.5") would throw (a 500, not a 400).
+  .regex(/^\d+$/, { message: "must be a decimal integer string", abort: true })
   .refine((value) => value.length <= 78 && BigInt(value) <= MAX_UINT256, "must be at most 2^256 - 1")
   .meta({ description: "uint256 as a decimal string", example: "1000000000000000000" });
 
