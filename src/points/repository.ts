@@ -1,0 +1,128 @@
+// Read queries of the points endpoints. Each one is an index lookup on a primary key or on the receiver
+// index, parameterised by snapshot ids the in-memory SnapshotIndex has already chosen.
+import type { Address } from "viem";
+import type { Database } from "../db/client.ts";
+import { SnapshotIndex, type SnapshotRef } from "./snapshot-index.ts";
+import { integerArrayLiteral } from "./sql-session.ts";
+
+// Addresses come back exactly as stored: lowercase, validated on ingest.
+export interface VaultAmount {
+  snapshotId: number;
+  vault: Address;
+  points: string;
+}
+
+export interface SnapshotAmount {
+  snapshotId: number;
+  points: string;
+}
+
+export interface ReceiverTypeAmount {
+  snapshotId: number;
+  receiverType: string;
+  points: string;
+}
+
+export interface ReceiverAmount {
+  receiver: Address;
+  points: string;
+}
+
+export class PointsRepository {
+  constructor(private readonly database: Database) {}
+
+  /** Every snapshot and every vault any snapshot has points in. */
+  async loadSnapshotIndex(): Promise<SnapshotIndex> {
+    const [snapshots, vaults] = await Promise.all([
+      this.database.query<{ id: number; points_type: string; block_number: string }>(
+        "select id, points_type, block_number from points_snapshots",
+      ),
+      this.database.query<{ address: string }>("select address from points_vaults"),
+    ]);
+    const refs: SnapshotRef[] = snapshots.map((row) => ({
+      id: row.id,
+      pointsType: row.points_type,
+      blockNumber: Number(row.block_number),
+    }));
+    return new SnapshotIndex(
+      refs,
+      vaults.map((row) => row.address),
+    );
+  }
+
+  /** A receiver's points per vault in each of the snapshots (all receiver types added up). */
+  async receiverPointsByVault(receiver: string, snapshotIds: readonly number[]): Promise<VaultAmount[]> {
+    const rows = await this.database.query<{ snapshot_id: number; vault: Address; points: string }>(
+      `select snapshot_id, vault, sum(points)::text as points
+       from points_balances
+       where receiver = $1 and snapshot_id = any($2::int[])
+       group by snapshot_id, vault`,
+      [receiver, integerArrayLiteral(snapshotIds)],
+    );
+    return rows.map((row) => ({ snapshotId: row.snapshot_id, vault: row.vault, points: row.points }));
+  }
+
+  /** Every vault's total in each of the snapshots. */
+  async vaultTotals(snapshotIds: readonly number[]): Promise<VaultAmount[]> {
+    const rows = await this.database.query<{ snapshot_id: number; vault: Address; points: string }>(
+      `select snapshot_id, vault, points::text as points
+       from points_vault_totals where snapshot_id = any($1::int[])`,
+      [integerArrayLiteral(snapshotIds)],
+    );
+    return rows.map((row) => ({ snapshotId: row.snapshot_id, vault: row.vault, points: row.points }));
+  }
+
+  /** One vault's total in each of the snapshots where it has points. */
+  async vaultTotal(vault: string, snapshotIds: readonly number[]): Promise<SnapshotAmount[]> {
+    const rows = await this.database.query<{ snapshot_id: number; points: string }>(
+      `select snapshot_id, points::text as points
+       from points_vault_totals where vault = $1 and snapshot_id = any($2::int[])`,
+      [vault, integerArrayLiteral(snapshotIds)],
+    );
+    return rows.map((row) => ({ snapshotId: row.snapshot_id, points: row.points }));
+  }
+
+  /** One vault's totals per receiver type in each of the snapshots. */
+  async vaultTotalsByReceiverType(
+    vault: string,
+    snapshotIds: readonly number[],
+  ): Promise<ReceiverTypeAmount[]> {
+    const rows = await this.database.query<{ snapshot_id: number; receiver_type: string; points: string }>(
+      `select snapshot_id, receiver_type, points::text as points
+       from points_vault_type_totals where vault = $1 and snapshot_id = any($2::int[])`,
+      [vault, integerArrayLiteral(snapshotIds)],
+    );
+    return rows.map((row) => ({
+      snapshotId: row.snapshot_id,
+      receiverType: row.receiver_type,
+      points: row.points,
+    }));
+  }
+
+  /**
+   * One keyset page of a vault's receivers in a snapshot, ascending by receiver, each receiver's receiver
+   * types added up. Keyset pages (not a server cursor) so PGlite's single connection is never held.
+   */
+  async vaultReceiversPage(
+    snapshotId: number,
+    vault: string,
+    afterReceiver: string | null,
+    limit: number,
+  ): Promise<ReceiverAmount[]> {
+    return this.database.query<{ receiver: Address; points: string }>(
+      `select receiver, sum(points)::text as points
+       from points_balances
+       where snapshot_id = $1 and vault = $2 and receiver > $3
+       group by receiver
+       order by receiver
+       limit $4`,
+      [snapshotId, vault, afterReceiver ?? "", limit],
+    );
+  }
+
+  /** Whether the registry lists the vault (approved or not). */
+  async registryKnowsVault(vault: string): Promise<boolean> {
+    const rows = await this.database.query("select 1 from registry_vaults where address = $1", [vault]);
+    return rows.length > 0;
+  }
+}

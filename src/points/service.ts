@@ -1,0 +1,224 @@
+// The points read model behind the six routes: picks snapshots in memory, reads the precomputed
+// aggregates, and answers either records, ready JSON (cached per snapshot set) or a JSON stream.
+import type { Clock } from "../clock.ts";
+import type { Database } from "../db/client.ts";
+import { GenerationCache } from "../db/generations.ts";
+import { NoPointsDataError, UnknownVaultError } from "./errors.ts";
+import { LruCache } from "./lru.ts";
+import type { PointsRepository, ReceiverTypeAmount, SnapshotAmount, VaultAmount } from "./repository.ts";
+import type { PointsByReceiverType, PointsByVault } from "./schemas.ts";
+import { compareText, type SnapshotIndex, type SnapshotRef } from "./snapshot-index.ts";
+
+export interface PointsServiceOptions {
+  /** Receivers per keyset page of a streamed vault list. */
+  pageSize?: number;
+  /** Entries per in-memory answer cache. */
+  cacheEntries?: number;
+}
+
+/** Everything derived from one generation of the points dataset; replaced wholesale when it changes. */
+interface PointsView {
+  index: SnapshotIndex;
+  /** Keyed by snapshot set: JSON of the total routes. */
+  totals: LruCache<string, string>;
+  /** Keyed by vault and snapshot set: JSON of the vault-at-block route. */
+  vaultTypes: LruCache<string, string>;
+  /** Keyed by vault and snapshot set: the vault's total per snapshot, heading its streamed list. */
+  vaultTotals: LruCache<string, SnapshotAmount[]>;
+}
+
+export class PointsService {
+  readonly #views: GenerationCache<PointsView>;
+  readonly #pageSize: number;
+
+  constructor(
+    private readonly repository: PointsRepository,
+    database: Database,
+    clock: Clock,
+    options: PointsServiceOptions = {},
+  ) {
+    this.#pageSize = options.pageSize ?? 5_000;
+    const cacheEntries = options.cacheEntries ?? 1_000;
+    this.#views = new GenerationCache(
+      database,
+      "points",
+      async () => ({
+        index: await repository.loadSnapshotIndex(),
+        totals: new LruCache(cacheEntries),
+        vaultTypes: new LruCache(cacheEntries),
+        vaultTotals: new LruCache(cacheEntries),
+      }),
+      clock,
+    );
+  }
+
+  /** GET /points/receiver/{address}/current: the receiver's points per vault, per points type. */
+  async receiverCurrent(receiver: string): Promise<PointsByVault[]> {
+    const { index } = await this.#view();
+    const snapshots = index.current();
+    const rows = await this.repository.receiverPointsByVault(
+      receiver,
+      snapshots.map((snapshot) => snapshot.id),
+    );
+    return byVaultRecords(snapshots, rows);
+  }
+
+  /** GET /points/total/current and /points/total/{blockNumber}: every vault's total, per points type. */
+  async totals(blockNumber: number | "current"): Promise<string> {
+    const view = await this.#view();
+    const snapshots = chooseSnapshots(view.index, blockNumber);
+    const key = snapshotSetKey(snapshots);
+    const cached = view.totals.get(key);
+    if (cached !== undefined) return cached;
+    const rows = await this.repository.vaultTotals(snapshots.map((snapshot) => snapshot.id));
+    const json = JSON.stringify(byVaultRecords(snapshots, rows));
+    view.totals.set(key, json);
+    return json;
+  }
+
+  /** GET /points/vault/{address}/{blockNumber}: the vault's points per receiver type, per points type. */
+  async vaultByReceiverType(vault: string, blockNumber: number): Promise<string> {
+    const view = await this.#view();
+    await this.#requireKnownVault(view.index, vault);
+    const snapshots = view.index.nearest(blockNumber);
+    const key = `${vault}@${snapshotSetKey(snapshots)}`;
+    const cached = view.vaultTypes.get(key);
+    if (cached !== undefined) return cached;
+    const rows = await this.repository.vaultTotalsByReceiverType(
+      vault,
+      snapshots.map((snapshot) => snapshot.id),
+    );
+    const json = JSON.stringify(byReceiverTypeRecords(snapshots, rows));
+    view.vaultTypes.set(key, json);
+    return json;
+  }
+
+  /**
+   * GET /points/vault/{address}/current: the vault's points per receiver, per points type, as JSON text
+   * chunks. A large vault has hundreds of thousands of receivers, so they are read in keyset pages and
+   * written as they come; each record's total is the precomputed vault total, known before its items.
+   * Errors (unknown vault, no data) are thrown here, before any byte is written.
+   */
+  async vaultByReceiver(vault: string): Promise<AsyncIterable<string>> {
+    const view = await this.#view();
+    await this.#requireKnownVault(view.index, vault);
+    const snapshots = view.index.current();
+    const key = `${vault}@${snapshotSetKey(snapshots)}`;
+    let totals = view.vaultTotals.get(key);
+    if (totals === undefined) {
+      totals = await this.repository.vaultTotal(
+        vault,
+        snapshots.map((snapshot) => snapshot.id),
+      );
+      view.vaultTotals.set(key, totals);
+    }
+    const totalBySnapshot = new Map(totals.map((row) => [row.snapshotId, row.points]));
+    const records = snapshots.flatMap((snapshot) => {
+      const total = totalBySnapshot.get(snapshot.id);
+      return total === undefined ? [] : [{ snapshot, total }];
+    });
+    return this.#streamReceivers(vault, records);
+  }
+
+  async *#streamReceivers(
+    vault: string,
+    records: ReadonlyArray<{ snapshot: SnapshotRef; total: string }>,
+  ): AsyncGenerator<string> {
+    yield "[";
+    for (const [position, { snapshot, total }] of records.entries()) {
+      // Key order and value types exactly as PointsByReceiverSchema; receivers and amounts are stored
+      // validated (lowercase hex, digits), so they need no escaping.
+      yield `${position === 0 ? "" : ","}{"points_type":${JSON.stringify(snapshot.pointsType)},"last_block":${snapshot.blockNumber},"total_points":"${total}","items":[`;
+      let after: string | null = null;
+      let separator = "";
+      for (;;) {
+        const page = await this.repository.vaultReceiversPage(snapshot.id, vault, after, this.#pageSize);
+        let chunk = "";
+        for (const row of page) {
+          chunk += `${separator}{"receiver_address":"${row.receiver}","points":"${row.points}"}`;
+          separator = ",";
+        }
+        if (chunk) yield chunk;
+        if (page.length < this.#pageSize) break;
+        after = page[page.length - 1]!.receiver;
+      }
+      yield "]}";
+    }
+    yield "]";
+  }
+
+  async #view(): Promise<PointsView> {
+    const view = await this.#views.get();
+    if (view.index.isEmpty) throw new NoPointsDataError();
+    return view;
+  }
+
+  async #requireKnownVault(index: SnapshotIndex, vault: string): Promise<void> {
+    if (index.knowsVault(vault)) return;
+    if (await this.repository.registryKnowsVault(vault)) return;
+    throw new UnknownVaultError(vault);
+  }
+}
+
+function chooseSnapshots(index: SnapshotIndex, blockNumber: number | "current"): SnapshotRef[] {
+  return blockNumber === "current" ? index.current() : index.nearest(blockNumber);
+}
+
+function snapshotSetKey(snapshots: readonly SnapshotRef[]): string {
+  return snapshots.map((snapshot) => snapshot.id).join(",");
+}
+
+/** One record per snapshot that has rows, in snapshot (= points type) order; items ascending by vault. */
+function byVaultRecords(snapshots: readonly SnapshotRef[], rows: readonly VaultAmount[]): PointsByVault[] {
+  const rowsBySnapshot = groupBySnapshot(rows);
+  return snapshots.flatMap((snapshot) => {
+    const items = rowsBySnapshot.get(snapshot.id);
+    if (!items) return [];
+    items.sort((a, b) => compareText(a.vault, b.vault));
+    return [
+      {
+        points_type: snapshot.pointsType,
+        last_block: snapshot.blockNumber,
+        total_points: sumPoints(items).toString(),
+        items: items.map((item) => ({ vault_address: item.vault, points: item.points })),
+      },
+    ];
+  });
+}
+
+/** One record per snapshot that has rows; items ascending by receiver type. */
+function byReceiverTypeRecords(
+  snapshots: readonly SnapshotRef[],
+  rows: readonly ReceiverTypeAmount[],
+): PointsByReceiverType[] {
+  const rowsBySnapshot = groupBySnapshot(rows);
+  return snapshots.flatMap((snapshot) => {
+    const items = rowsBySnapshot.get(snapshot.id);
+    if (!items) return [];
+    items.sort((a, b) => compareText(a.receiverType, b.receiverType));
+    return [
+      {
+        points_type: snapshot.pointsType,
+        last_block: snapshot.blockNumber,
+        total_points: sumPoints(items).toString(),
+        items: items.map((item) => ({ receiver_type: item.receiverType, points: item.points })),
+      },
+    ];
+  });
+}
+
+function groupBySnapshot<Row extends { snapshotId: number }>(rows: readonly Row[]): Map<number, Row[]> {
+  const groups = new Map<number, Row[]>();
+  for (const row of rows) {
+    const group = groups.get(row.snapshotId);
+    if (group) group.push(row);
+    else groups.set(row.snapshotId, [row]);
+  }
+  return groups;
+}
+
+function sumPoints(items: ReadonlyArray<{ points: string }>): bigint {
+  let total = 0n;
+  for (const item of items) total += BigInt(item.points);
+  return total;
+}
