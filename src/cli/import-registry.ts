@@ -1,0 +1,50 @@
+// `sluice import registry <dir> --overlay <file>`: replaces the stored registry with a metadata tree plus
+// an overlay of on-chain vault fields, then prints what was imported, skipped and repaired.
+import type { Command } from "commander";
+import { readEnv } from "../config/env.ts";
+import { importRegistry } from "../registry/importer.ts";
+import { DEFAULT_ICON_BASE_URL } from "../registry/metadata-tree.ts";
+import { readOverlayFile } from "../registry/overlay.ts";
+import { formatImportReport } from "../registry/report.ts";
+import { openMigratedDatabase } from "./database.ts";
+
+interface ImportRegistryFlags {
+  overlay: string;
+  iconBaseUrl?: string;
+  json?: boolean;
+}
+
+export function registerImportRegistryCommand(importCommand: Command): void {
+  importCommand
+    .command("registry")
+    .description(
+      "import networks, operators, vaults and curators from a metadata-repository tree " +
+        "({networks,operators,vaults}/<address>/info.json, curators/<slug>/info.json) and an overlay file " +
+        'of on-chain vault fields ({"vaults": {"<address>": {vaultType, collateral, totalSupply, tvl, approved}}}); ' +
+        "replaces the stored registry atomically",
+    )
+    .argument("<dir>", "metadata tree directory")
+    .requiredOption("--overlay <file>", "overlay JSON file with the vaults' on-chain fields and approval")
+    .option(
+      "--icon-base-url <url>",
+      `base URL of meta.icon (default: REGISTRY_ICON_BASE_URL or ${DEFAULT_ICON_BASE_URL})`,
+    )
+    .option("--json", "print the full import report as JSON")
+    .action(async (dir: string, flags: ImportRegistryFlags) => {
+      const env = readEnv();
+      // The overlay is validated before the database is touched: a bad file changes nothing.
+      const overlay = await readOverlayFile(flags.overlay);
+      const iconBaseUrl = flags.iconBaseUrl ?? env.REGISTRY_ICON_BASE_URL ?? DEFAULT_ICON_BASE_URL;
+      const database = await openMigratedDatabase();
+      try {
+        const report = await importRegistry(database, { registryDir: dir, overlay, iconBaseUrl });
+        if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        else
+          process.stdout.write(
+            `registry imported from ${dir} (${database.kind})\n${formatImportReport(report)}\n`,
+          );
+      } finally {
+        await database.close();
+      }
+    });
+}
