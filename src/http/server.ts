@@ -68,6 +68,11 @@ export async function buildServer(context: AppContext, options: ServerOptions = 
     return503OnClosing: false,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Malformed URLs (bad percent-encoding, over-long parameters) get the same envelopes as everything else.
+    frameworkErrors: (error, request, reply) => {
+      reply.header("x-request-id", request.id);
+      return sendError(error, request, reply, context);
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
