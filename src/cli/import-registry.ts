@@ -2,8 +2,8 @@
 // an overlay of on-chain vault fields, then prints what was imported, skipped and repaired.
 import type { Command } from "commander";
 import { readEnv } from "../config/env.ts";
-import { importRegistry } from "../registry/importer.ts";
-import { DEFAULT_ICON_BASE_URL } from "../registry/metadata-tree.ts";
+import { storeRegistry } from "../registry/importer.ts";
+import { DEFAULT_ICON_BASE_URL, readMetadataTree } from "../registry/metadata-tree.ts";
 import { readOverlayFile } from "../registry/overlay.ts";
 import { formatImportReport } from "../registry/report.ts";
 import { openMigratedDatabase } from "./database.ts";
@@ -32,12 +32,13 @@ export function registerImportRegistryCommand(importCommand: Command): void {
     .option("--json", "print the full import report as JSON")
     .action(async (dir: string, flags: ImportRegistryFlags) => {
       const env = readEnv();
-      // The overlay is validated before the database is touched: a bad file changes nothing.
-      const overlay = await readOverlayFile(flags.overlay);
       const iconBaseUrl = flags.iconBaseUrl ?? env.REGISTRY_ICON_BASE_URL ?? DEFAULT_ICON_BASE_URL;
+      // Both inputs are read and validated before the database is touched: a bad file or tree changes nothing.
+      const overlay = await readOverlayFile(flags.overlay);
+      const tree = await readMetadataTree(dir, { iconBaseUrl });
       const database = await openMigratedDatabase();
       try {
-        const report = await importRegistry(database, { registryDir: dir, overlay, iconBaseUrl });
+        const report = await storeRegistry(database, tree, overlay);
         if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         else
           process.stdout.write(

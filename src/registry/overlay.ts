@@ -21,23 +21,23 @@ export const VaultOverlaySchema = z
 
 export const OverlayFileSchema = z
   .object({
-    vaults: z.record(z.string(), VaultOverlaySchema).superRefine((vaults, ctx) => {
-      const seen = new Map<string, string>();
-      for (const key of Object.keys(vaults)) {
-        if (!ADDRESS_KEY.test(key)) {
-          ctx.addIssue({
-            code: "custom",
-            path: [key],
-            message: "key must be a vault address (0x followed by 40 hex characters)",
-          });
-          continue;
+    vaults: z
+      .record(z.string().regex(ADDRESS_KEY), VaultOverlaySchema, {
+        error: (issue) =>
+          issue.code === "invalid_key"
+            ? "key must be a vault address (0x followed by 40 hex characters)"
+            : undefined,
+      })
+      .superRefine((vaults, ctx) => {
+        // Keys are compared case-insensitively, so two spellings of one address are one vault twice.
+        const seen = new Map<string, string>();
+        for (const key of Object.keys(vaults)) {
+          const first = seen.get(key.toLowerCase());
+          if (first !== undefined)
+            ctx.addIssue({ code: "custom", path: [key], message: `same vault as ${first}` });
+          seen.set(key.toLowerCase(), key);
         }
-        const first = seen.get(key.toLowerCase());
-        if (first !== undefined)
-          ctx.addIssue({ code: "custom", path: [key], message: `same vault as ${first}` });
-        seen.set(key.toLowerCase(), key);
-      }
-    }),
+      }),
   })
   .strict();
 

@@ -73,6 +73,9 @@ describe("overlay file", () => {
     expect(errorOf({ vaults: { "not-an-address": entry } })).toContain(
       "vaults.not-an-address: key must be a vault address",
     );
+    const both = errorOf({ vaults: { "0x12": {}, [VAULT]: { ...entry, tvl: "x" } } });
+    expect(both).toContain("vaults.0x12: key must be a vault address");
+    expect(both).toContain(`vaults.${VAULT}.tvl:`);
     expect(errorOf({ vaults: { [VAULT]: entry, [VAULT.toLowerCase()]: entry } })).toContain(
       `vaults.${VAULT.toLowerCase()}: same vault as ${VAULT}`,
     );
