@@ -1,0 +1,179 @@
+// `sluice import points <file>`: one snapshot from a JSONL or CSV file of rows
+// `{receiver_address, receiver_type, vault_address, points}` (points: an integer in the type's smallest
+// unit, as a string or a JSON number of any size). The file is streamed into the writer's transaction; the
+// first bad row names its line and reason and rolls everything back.
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { extname } from "node:path";
+import { createInterface } from "node:readline";
+import { z } from "zod";
+import type { Database } from "../db/client.ts";
+import { AddressSchema } from "../http/wire.ts";
+import { InvalidAmountError, parseUnits } from "./amounts.ts";
+import { InvalidJsonError, parseJsonKeepingNumberText } from "./exact-json.ts";
+import { ReceiverTypeSchema } from "./schemas.ts";
+import { ingestSnapshot, type PointsRow, type SnapshotSummary } from "./writer.ts";
+
+export const POINTS_FILE_FORMATS = ["jsonl", "csv"] as const;
+export type PointsFileFormat = (typeof POINTS_FILE_FORMATS)[number];
+
+const COLUMNS = ["receiver_address", "receiver_type", "vault_address", "points"] as const;
+
+/** One row of a points file; extra keys or columns (e.g. `block_number`) are ignored. */
+const PointsFileRowSchema = z.object({
+  receiver_address: AddressSchema,
+  receiver_type: ReceiverTypeSchema.regex(/^\S(?:.*\S)?$/, "must not start or end with whitespace"),
+  vault_address: AddressSchema,
+  points: z.string(),
+});
+
+export class PointsFileError extends Error {
+  override name = "PointsFileError";
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(`line ${line}: ${reason}`);
+  }
+}
+
+/** The format a file name implies: `.jsonl`/`.ndjson` or `.csv`. */
+export function formatFromPath(path: string): PointsFileFormat | undefined {
+  const extension = extname(path).toLowerCase();
+  if (extension === ".jsonl" || extension === ".ndjson") return "jsonl";
+  if (extension === ".csv") return "csv";
+  return undefined;
+}
+
+export interface ImportPointsFileOptions {
+  path: string;
+  format?: PointsFileFormat;
+  pointsType: string;
+  blockNumber: number;
+  decimals?: number;
+  /** Bytes of the file read so far, and its size. */
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
+}
+
+export async function importPointsFile(
+  database: Database,
+  options: ImportPointsFileOptions,
+): Promise<SnapshotSummary> {
+  const format = options.format ?? formatFromPath(options.path);
+  if (!format)
+    throw new Error(`cannot tell the format of ${options.path}: use --format jsonl or --format csv`);
+  const { size } = await stat(options.path);
+  const stream = createReadStream(options.path);
+  try {
+    const rows = format === "jsonl" ? readJsonLines(stream) : readCsv(stream);
+    return await ingestSnapshot(
+      database,
+      { pointsType: options.pointsType, blockNumber: options.blockNumber, decimals: options.decimals },
+      rows,
+      { onProgress: () => options.onProgress?.(stream.bytesRead, size) },
+    );
+  } finally {
+    stream.destroy();
+  }
+}
+
+async function* readJsonLines(input: NodeJS.ReadableStream): AsyncGenerator<PointsRow> {
+  let line = 0;
+  for await (const text of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+    line += 1;
+    const content = line === 1 ? text.replace(/^\uFEFF/, "") : text;
+    if (content.trim() === "") continue;
+    let value: unknown;
+    try {
+      value = parseJsonKeepingNumberText(content);
+    } catch (error) {
+      throw new PointsFileError(
+        line,
+        `invalid JSON (${error instanceof InvalidJsonError ? error.message : error})`,
+      );
+    }
+    yield toPointsRow(value, line);
+  }
+}
+
+async function* readCsv(input: NodeJS.ReadableStream): AsyncGenerator<PointsRow> {
+  let line = 0;
+  let columnIndexes: number[] | undefined;
+  for await (const text of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+    line += 1;
+    const content = line === 1 ? text.replace(/^\uFEFF/, "") : text;
+    if (content.trim() === "") continue;
+    const fields = splitCsvLine(content, line);
+    if (!columnIndexes) {
+      const header = fields.map((field) => field.trim().toLowerCase());
+      const missing = COLUMNS.filter((column) => !header.includes(column));
+      if (missing.length > 0) throw new PointsFileError(line, `header lacks column(s) ${missing.join(", ")}`);
+      columnIndexes = COLUMNS.map((column) => header.indexOf(column));
+      continue;
+    }
+    const indexes = columnIndexes;
+    if (fields.length < Math.max(...indexes) + 1) {
+      throw new PointsFileError(
+        line,
+        `expected at least ${Math.max(...indexes) + 1} fields, found ${fields.length}`,
+      );
+    }
+    yield toPointsRow(Object.fromEntries(COLUMNS.map((column, i) => [column, fields[indexes[i]!]])), line);
+  }
+}
+
+function toPointsRow(value: unknown, line: number): PointsRow {
+  const parsed = PointsFileRowSchema.safeParse(value);
+  if (!parsed.success) {
+    const reasons = parsed.error.issues.map((issue) => `${issue.path.join(".") || "row"}: ${issue.message}`);
+    throw new PointsFileError(line, reasons.join("; "));
+  }
+  try {
+    return {
+      vault: parsed.data.vault_address as PointsRow["vault"],
+      receiver: parsed.data.receiver_address as PointsRow["receiver"],
+      receiverType: parsed.data.receiver_type,
+      points: parseUnits(parsed.data.points),
+    };
+  } catch (error) {
+    if (error instanceof InvalidAmountError) throw new PointsFileError(line, error.message);
+    throw error;
+  }
+}
+
+/** Splits one CSV record (RFC 4180 quoting with `""` escapes; records do not span lines). */
+function splitCsvLine(text: string, line: number): string[] {
+  const fields: string[] = [];
+  let index = 0;
+  for (;;) {
+    if (text[index] === '"') {
+      let value = "";
+      index += 1;
+      for (;;) {
+        const quote = text.indexOf('"', index);
+        if (quote === -1) throw new PointsFileError(line, "unterminated quoted field");
+        value += text.slice(index, quote);
+        if (text[quote + 1] === '"') {
+          value += '"';
+          index = quote + 2;
+        } else {
+          index = quote + 1;
+          break;
+        }
+      }
+      fields.push(value);
+      if (index === text.length) return fields;
+      if (text[index] !== ",") throw new PointsFileError(line, "unexpected character after a quoted field");
+      index += 1;
+    } else {
+      const comma = text.indexOf(",", index);
+      // Unquoted fields lose surrounding spaces (`a, b` from hand-edited files).
+      if (comma === -1) {
+        fields.push(text.slice(index).trim());
+        return fields;
+      }
+      fields.push(text.slice(index, comma).trim());
+      index = comma + 1;
+    }
+  }
+}
