@@ -4,7 +4,8 @@ import { InvalidJsonError, parseJsonKeepingNumberText } from "../../src/points/e
 
 describe("parseJsonKeepingNumberText", () => {
   it("keeps numbers beyond 2^53 digit for digit", () => {
-    const text = '{"points": 123456789012345678901234567890123, "block_number": 21000000, "fraction": 0.10000000000000000001}';
+    const text =
+      '{"points": 123456789012345678901234567890123, "block_number": 21000000, "fraction": 0.10000000000000000001}';
     expect(parseJsonKeepingNumberText(text)).toEqual({
       points: "123456789012345678901234567890123",
       block_number: "21000000",
@@ -14,11 +15,21 @@ describe("parseJsonKeepingNumberText", () => {
 
   it("leaves digits inside strings, escaped quotes and nesting alone", () => {
     const text = '[{"a": "x\\"12\\"y", "b": [-1.5e+30, 0, true, null], "c": {"d": "7"}}]';
-    expect(parseJsonKeepingNumberText(text)).toEqual([{ a: 'x"12"y', b: ["-1.5e+30", "0", true, null], c: { d: "7" } }]);
+    expect(parseJsonKeepingNumberText(text)).toEqual([
+      { a: 'x"12"y', b: ["-1.5e+30", "0", true, null], c: { d: "7" } },
+    ]);
   });
 
   it("rejects malformed JSON, including malformed numbers", () => {
-    for (const text of ['{"a": 01}', '{"a": 1.}', '{"a": -}', '{"a": 1e}', '{"a": }', "[1,]", '{"a": "open']) {
+    for (const text of [
+      '{"a": 01}',
+      '{"a": 1.}',
+      '{"a": -}',
+      '{"a": 1e}',
+      '{"a": }',
+      "[1,]",
+      '{"a": "open',
+    ]) {
       expect(() => parseJsonKeepingNumberText(text), text).toThrow(InvalidJsonError);
     }
   });
@@ -50,7 +61,9 @@ describe("exact amounts", () => {
 
   it("refuses a conversion that would drop digits or exceed uint256", () => {
     expect(() => scaleToUnits(parseExactDecimal("1.234"), 0, 2)).toThrow(/cannot be stored exactly/);
-    expect(() => scaleToUnits(parseExactDecimal("1500000000000000001"), 18, 6)).toThrow(/cannot be stored exactly/);
+    expect(() => scaleToUnits(parseExactDecimal("1500000000000000001"), 18, 6)).toThrow(
+      /cannot be stored exactly/,
+    );
     expect(() => scaleToUnits(parseExactDecimal("1e30"), 0, 48)).toThrow(/uint256/);
     expect(scaleToUnits(parseExactDecimal(((1n << 256n) - 1n).toString()), 0, 0)).toBe((1n << 256n) - 1n);
     expect(() => scaleToUnits(parseExactDecimal((1n << 256n).toString()), 0, 0)).toThrow(/uint256/);

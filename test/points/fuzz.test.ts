@@ -53,10 +53,17 @@ function randomSegment(random: () => number): string {
     case 2:
       return String(Math.floor(random() * 10 ** Math.floor(random() * 25)));
     case 3:
-      return pick(["0", "-1", "1.5", "1e3", "9007199254740991", "9007199254740992", "00000001", "+1", " 1"]).replace(
-        " ",
-        "%20",
-      );
+      return pick([
+        "0",
+        "-1",
+        "1.5",
+        "1e3",
+        "9007199254740991",
+        "9007199254740992",
+        "00000001",
+        "+1",
+        " 1",
+      ]).replace(" ", "%20");
     case 4:
       // No dot segments: a URL parser resolves them, so the request would leave /points altogether.
       return pick(["current", "CURRENT", "%00", "%ff", "%", "%zz", "%2F", "%3F", "null", "undefined"]);
@@ -105,6 +112,7 @@ describe.each(databaseKinds)("points route fuzzing (%s)", (kind) => {
       }
     }
     // The generator reaches the interesting answers, not only 404s.
-    for (const status of [200, 400, 404, 410]) expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(0);
+    for (const status of [200, 400, 404, 410])
+      expect(statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(0);
   });
 });

@@ -1,10 +1,11 @@
 // The six points routes over HTTP, on both databases: shapes (strict schemas), snapshot choice, exact
 // totals, and every partner error code.
-import type { z } from "zod";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import type { Database } from "../../src/db/client.ts";
-import type { App } from "../../src/http/server.ts";
 import { PartnerErrorSchema } from "../../src/http/errors.ts";
+import type { App } from "../../src/http/server.ts";
 import {
   PointsByReceiverListSchema,
   PointsByReceiverTypeListSchema,
@@ -153,9 +154,18 @@ describe.each(databaseKinds)("points routes (%s)", (kind) => {
 
   describe("GET /points/receiver/{address}/current", () => {
     it("answers the receiver's points per vault, receiver types added up", async () => {
-      const records = await getJson(app, `/api/v1/points/receiver/${R1.toUpperCase().replace("0X", "0x")}/current`, PointsByVaultListSchema);
+      const records = await getJson(
+        app,
+        `/api/v1/points/receiver/${R1.toUpperCase().replace("0X", "0x")}/current`,
+        PointsByVaultListSchema,
+      );
       expect(records).toEqual([
-        { points_type: "alpha", last_block: 250, total_points: "20", items: [{ vault_address: V1, points: "20" }] },
+        {
+          points_type: "alpha",
+          last_block: 250,
+          total_points: "20",
+          items: [{ vault_address: V1, points: "20" }],
+        },
         {
           points_type: "sluice",
           last_block: 300,
@@ -177,7 +187,9 @@ describe.each(databaseKinds)("points routes (%s)", (kind) => {
     });
 
     it("answers [] for a receiver without points", async () => {
-      expect(await getJson(app, `/api/v1/points/receiver/${NOBODY}/current`, PointsByVaultListSchema)).toEqual([]);
+      expect(
+        await getJson(app, `/api/v1/points/receiver/${NOBODY}/current`, PointsByVaultListSchema),
+      ).toEqual([]);
     });
   });
 
@@ -185,7 +197,12 @@ describe.each(databaseKinds)("points routes (%s)", (kind) => {
     it("answers the vault's points per receiver at each type's newest snapshot", async () => {
       const records = await getJson(app, `/api/v1/points/vault/${V2}/current`, PointsByReceiverListSchema);
       expect(records).toEqual([
-        { points_type: "alpha", last_block: 250, total_points: "40", items: [{ receiver_address: R3, points: "40" }] },
+        {
+          points_type: "alpha",
+          last_block: 250,
+          total_points: "40",
+          items: [{ receiver_address: R3, points: "40" }],
+        },
         {
           points_type: "sluice",
           last_block: 300,
@@ -201,13 +218,20 @@ describe.each(databaseKinds)("points routes (%s)", (kind) => {
     it("adds up a receiver's receiver types within the vault", async () => {
       const records = await getJson(app, `/api/v1/points/vault/${V1}/current`, PointsByReceiverListSchema);
       const sluice = records.find((record) => record.points_type === "sluice")!;
-      expect(sluice.items[0]).toEqual({ receiver_address: R1, points: (3n * (S.r1v1 + S.r1v1op)).toString() });
+      expect(sluice.items[0]).toEqual({
+        receiver_address: R1,
+        points: (3n * (S.r1v1 + S.r1v1op)).toString(),
+      });
       const sum = sluice.items.reduce((total, item) => total + BigInt(item.points), 0n);
       expect(sluice.total_points).toBe(sum.toString());
     });
 
     it("answers [] for a vault the registry knows but no snapshot has", async () => {
-      const records = await getJson(app, `/api/v1/points/vault/${REGISTRY_ONLY_VAULT}/current`, PointsByReceiverListSchema);
+      const records = await getJson(
+        app,
+        `/api/v1/points/vault/${REGISTRY_ONLY_VAULT}/current`,
+        PointsByReceiverListSchema,
+      );
       expect(records).toEqual([]);
     });
   });
@@ -216,8 +240,18 @@ describe.each(databaseKinds)("points routes (%s)", (kind) => {
     it("answers the vault's points per receiver type at the nearest snapshots", async () => {
       const records = await getJson(app, `/api/v1/points/vault/${V1}/150`, PointsByReceiverTypeListSchema);
       expect(records).toEqual([
-        { points_type: "alpha", last_block: 150, total_points: "10", items: [{ receiver_type: "staker", points: "10" }] },
-        { points_type: "beta", last_block: 1000, total_points: "42", items: [{ receiver_type: "staker", points: "42" }] },
+        {
+          points_type: "alpha",
+          last_block: 150,
+          total_points: "10",
+          items: [{ receiver_type: "staker", points: "10" }],
+        },
+        {
+          points_type: "beta",
+          last_block: 1000,
+          total_points: "42",
+          items: [{ receiver_type: "staker", points: "42" }],
+        },
         {
           points_type: "sluice",
           last_block: 100,
@@ -231,7 +265,11 @@ describe.each(databaseKinds)("points routes (%s)", (kind) => {
     });
 
     it("leaves out points types without points in the vault", async () => {
-      const records = await getJson(app, `/api/v1/points/vault/${V2}/${MAX_SAFE}`, PointsByReceiverTypeListSchema);
+      const records = await getJson(
+        app,
+        `/api/v1/points/vault/${V2}/${MAX_SAFE}`,
+        PointsByReceiverTypeListSchema,
+      );
       expect(records.map((record) => [record.points_type, record.last_block])).toEqual([
         ["alpha", 250],
         ["sluice", 300],
@@ -243,7 +281,11 @@ describe.each(databaseKinds)("points routes (%s)", (kind) => {
     });
 
     it("answers [] for a vault the registry knows but no snapshot has", async () => {
-      const records = await getJson(app, `/api/v1/points/vault/${REGISTRY_ONLY_VAULT}/5`, PointsByReceiverTypeListSchema);
+      const records = await getJson(
+        app,
+        `/api/v1/points/vault/${REGISTRY_ONLY_VAULT}/5`,
+        PointsByReceiverTypeListSchema,
+      );
       expect(records).toEqual([]);
     });
   });
@@ -258,7 +300,16 @@ describe.each(databaseKinds)("points routes (%s)", (kind) => {
     });
 
     it("answers 400 anErrorOccurred for a bad block number", async () => {
-      for (const bad of ["0", "9007199254740992", "abc", "-1", "1.5", "1e3", "0x10", "99999999999999999999999"]) {
+      for (const bad of [
+        "0",
+        "9007199254740992",
+        "abc",
+        "-1",
+        "1.5",
+        "1e3",
+        "0x10",
+        "99999999999999999999999",
+      ]) {
         await expectPartnerError(app, `/api/v1/points/total/${bad}`, 400, "anErrorOccurred");
         await expectPartnerError(app, `/api/v1/points/vault/${V1}/${bad}`, 400, "anErrorOccurred");
       }
@@ -270,13 +321,27 @@ describe.each(databaseKinds)("points routes (%s)", (kind) => {
     });
 
     it("answers 404 pageNotFound for unknown paths under /points", async () => {
-      for (const path of ["/points", "/points/total", `/points/receiver/${R1}`, `/points/vault/${V1}/1/2`, "/points/nope"]) {
+      for (const path of [
+        "/points",
+        "/points/total",
+        `/points/receiver/${R1}`,
+        `/points/vault/${V1}/1/2`,
+        "/points/nope",
+      ]) {
         await expectPartnerError(app, `/api/v1${path}`, 404, "pageNotFound");
       }
     });
 
     it("answers 410 on the deprecated receiver-at-block route, whatever its parameters", async () => {
-      for (const path of [`${R1}/100`, `${R1}/0`, `${R1}/abc`, "zz/100", "zz/abc", `${NOBODY}/${MAX_SAFE}`, "%20/%20"]) {
+      for (const path of [
+        `${R1}/100`,
+        `${R1}/0`,
+        `${R1}/abc`,
+        "zz/100",
+        "zz/abc",
+        `${NOBODY}/${MAX_SAFE}`,
+        "%20/%20",
+      ]) {
         await expectPartnerError(app, `/api/v1/points/receiver/${path}`, 410, "pageNotFound");
       }
     });
@@ -323,7 +388,12 @@ describe.each(databaseKinds)("points routes without data (%s)", (kind) => {
     clock.advance(60_000);
     const records = await getJson(app, "/api/v1/points/total/current", PointsByVaultListSchema);
     expect(records).toEqual([
-      { points_type: "sluice", last_block: 10, total_points: "5", items: [{ vault_address: V1, points: "5" }] },
+      {
+        points_type: "sluice",
+        last_block: 10,
+        total_points: "5",
+        items: [{ vault_address: V1, points: "5" }],
+      },
     ]);
     await database.query("alter table points_balances rename to points_balances_gone");
     try {

@@ -26,7 +26,11 @@ describe("SnapshotIndex", () => {
     expect(blocksOf(index.nearest(201))).toEqual(["Zeta@1000", "alpha@250", "sluice@200"]);
     expect(blocksOf(index.nearest(199))).toEqual(["Zeta@1000", "alpha@150", "sluice@200"]);
     expect(blocksOf(index.nearest(1))).toEqual(["Zeta@1000", "alpha@150", "sluice@100"]);
-    expect(blocksOf(index.nearest(Number.MAX_SAFE_INTEGER))).toEqual(["Zeta@1000", "alpha@250", "sluice@300"]);
+    expect(blocksOf(index.nearest(Number.MAX_SAFE_INTEGER))).toEqual([
+      "Zeta@1000",
+      "alpha@250",
+      "sluice@300",
+    ]);
   });
 
   it("knows the vaults it was given and reports emptiness", () => {

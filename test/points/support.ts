@@ -24,5 +24,7 @@ export function loadSnapshot(
 
 /** Registers a vault the way the registry stores one (an unapproved vault needs only address and meta). */
 export async function registerVault(database: Database, vault: Address): Promise<void> {
-  await database.query(`insert into registry_vaults (address, meta) values ($1, '{"name":"Test vault"}')`, [vault]);
+  await database.query(`insert into registry_vaults (address, meta) values ($1, '{"name":"Test vault"}')`, [
+    vault,
+  ]);
 }
