@@ -15,8 +15,8 @@ export const TokenConfigSchema = z
   .strict();
 
 export const InputTokenConfigSchema = TokenConfigSchema.extend({
-  /** Below this amount (base units) /quote answers 404 without asking any solver. */
-  minQuoteAmount: Uint256StringSchema,
+  /** Below this amount (base units, at least 1) /quote answers 404 without asking any solver. */
+  minQuoteAmount: Uint256StringSchema.refine((value) => BigInt(value) >= 1n, "must be at least 1"),
   /** The output token /liquidity reports this input token's inventory in; absent = not offered by /liquidity. */
   liquidityOutputToken: AddressSchema.optional(),
 }).strict();
@@ -56,8 +56,8 @@ export const DeploymentSchema = z
     reactor: AddressSchema,
     executors: z.array(AddressSchema).min(1),
     adapterFactory: AddressSchema,
-    /** A Multicall3-compatible contract for batched adapter reads. */
-    multicall: AddressSchema,
+    /** A Multicall3 for batched adapter reads; without one, reads use viem's deployless multicall. */
+    multicall: AddressSchema.optional(),
     protocolSigner: AddressSchema,
     inputTokens: z.array(InputTokenConfigSchema).min(1),
     outputTokens: z.array(TokenConfigSchema).min(1),

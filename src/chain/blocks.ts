@@ -1,0 +1,61 @@
+// The chain head as the API sees it: the latest block number and timestamp, refreshed in the background so a
+// request never waits for an RPC round trip just to learn which block it is.
+import type { ChainPublicClient } from "./client.ts";
+
+export interface BlockHead {
+  number: bigint;
+  timestamp: bigint;
+}
+
+export interface BlockSource {
+  latest(): Promise<BlockHead>;
+}
+
+export class BlockTracker implements BlockSource {
+  #head: BlockHead | undefined;
+  #pending: Promise<BlockHead> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #fetchedAt = 0;
+
+  constructor(
+    private readonly client: Pick<ChainPublicClient, "getBlock">,
+    private readonly pollIntervalMs = 1000,
+  ) {}
+
+  /** Starts refreshing the head every poll interval (idempotent). */
+  start(): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => {
+      this.#refresh().catch(() => {
+        // A failed poll keeps the last head; the next poll or request tries again.
+      });
+    }, this.pollIntervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** The latest known head; fetched on demand when none is known or the last one is older than two polls. */
+  async latest(): Promise<BlockHead> {
+    if (this.#head && Date.now() - this.#fetchedAt < 2 * this.pollIntervalMs) return this.#head;
+    return this.#refresh();
+  }
+
+  #refresh(): Promise<BlockHead> {
+    this.#pending ??= this.client
+      .getBlock({ blockTag: "latest" })
+      .then((block) => {
+        const head = { number: block.number, timestamp: block.timestamp };
+        if (!this.#head || head.number >= this.#head.number) this.#head = head;
+        this.#fetchedAt = Date.now();
+        return this.#head;
+      })
+      .finally(() => {
+        this.#pending = undefined;
+      });
+    return this.#pending;
+  }
+}

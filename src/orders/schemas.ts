@@ -1,0 +1,118 @@
+// Wire formats of GET /orders: the query (filters, solver, ordering, optional paging) and the order record.
+import { z } from "zod";
+import {
+  AddressSchema,
+  Bytes32Schema,
+  HexSchema,
+  RequestIdSchema,
+  TimestampSchema,
+  Uint256StringSchema,
+} from "../http/wire.ts";
+
+export const ORDER_FILTER_STATUSES = ["open", "expired", "error", "cancelled", "filled"] as const;
+export const MAX_IDS_PER_FILTER = 50;
+
+/** A list parameter given comma-separated, repeated, or both. */
+function listParameter<T extends z.ZodType<string, string>>(item: T, what: string) {
+  return z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) =>
+      (Array.isArray(value) ? value : [value])
+        .flatMap((part) => part.split(","))
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(item)
+        .min(1, `give at least one ${what}`)
+        .max(MAX_IDS_PER_FILTER, `at most ${MAX_IDS_PER_FILTER} ${what}s`),
+    )
+    .meta({ description: `Comma-separated (or repeated) ${what}s, at most ${MAX_IDS_PER_FILTER}` });
+}
+
+export const OrdersQuerySchema = z
+  .object({
+    orderId: z.uuid().optional(),
+    orderIds: listParameter(z.uuid(), "order id").optional(),
+    orderHash: Bytes32Schema.overwrite((value) => value.toLowerCase()).optional(),
+    orderHashes: listParameter(
+      Bytes32Schema.overwrite((value) => value.toLowerCase()),
+      "order hash",
+    ).optional(),
+    orderStatus: z.enum(ORDER_FILTER_STATUSES).optional(),
+    swapper: AddressSchema.optional(),
+    filler: AddressSchema.optional(),
+    solverId: z.string().min(1).max(200).optional().meta({
+      description: "Keeps only this solver's orders and adds the execution fields to its own open orders",
+    }),
+    sortKey: z.enum(["createdAt", "updatedAt"]).default("createdAt"),
+    sort: z.enum(["asc", "desc"]).default("desc"),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .optional()
+      .meta({ description: "Extension: page size; without it the whole list is returned" }),
+    cursor: z
+      .string()
+      .max(500)
+      .optional()
+      .meta({ description: "Extension: the `cursor` of the previous page" }),
+  })
+  .meta({ id: "OrdersQuery" });
+export type OrdersQuery = z.output<typeof OrdersQuerySchema>;
+
+const OutputSchema = z.object({
+  token: AddressSchema,
+  recipient: AddressSchema,
+  amount: Uint256StringSchema,
+});
+
+export const OrderRecordSchema = z
+  .object({
+    type: z.literal("Priority"),
+    orderId: z.uuid(),
+    orderHash: Bytes32Schema,
+    orderStatus: z.enum(["open", "filled", "expired", "error", "cancelled", "insufficient-funds"]),
+    quoteId: z.uuid(),
+    swapper: AddressSchema,
+    txHash: Bytes32Schema.nullable(),
+    nonce: Uint256StringSchema,
+    input: z.object({ token: AddressSchema, amount: Uint256StringSchema }),
+    outputs: z.array(OutputSchema).meta({ description: "The committed outputs" }),
+    settledAmounts: z.array(
+      z.object({
+        token: AddressSchema,
+        amount: Uint256StringSchema,
+        recipient: AddressSchema,
+        txHash: Bytes32Schema,
+      }),
+    ),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+    encodedOrder: HexSchema.optional().meta({ description: "Only on the asking solver's own open orders" }),
+    protocolSignature: HexSchema.optional().meta({
+      description: "Only on the asking solver's own open orders",
+    }),
+    deadline: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "Only on the asking solver's own open orders" }),
+    filler: AddressSchema.optional().meta({ description: "Only on the asking solver's own open orders" }),
+  })
+  .meta({ id: "Order" });
+export type OrderRecord = z.output<typeof OrderRecordSchema>;
+
+export const OrdersResponseSchema = z
+  .object({
+    requestId: RequestIdSchema,
+    orders: z.array(OrderRecordSchema),
+    cursor: z
+      .string()
+      .nullable()
+      .meta({ description: "Opaque; pass it back to get the next page; null when nothing follows" }),
+  })
+  .meta({ id: "OrdersResponse" });

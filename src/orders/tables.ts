@@ -1,0 +1,122 @@
+// Storage of orders: the counter-signed order, every POST /order call that reached it, and each status change
+// written once with its reason.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import type { OutputAmount } from "../swap/tables.ts";
+
+const uint256 = (name: string) => numeric(name, { precision: 78, scale: 0 });
+
+export const ORDER_STATUSES = [
+  "open",
+  "filled",
+  "expired",
+  "error",
+  "cancelled",
+  "insufficient-funds",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export interface SettledAmount {
+  token: string;
+  amount: string;
+  recipient: string;
+  txHash: string;
+}
+
+export const orders = pgTable(
+  "orders",
+  {
+    orderId: uuid("order_id").primaryKey(),
+    /** One quote yields at most one order: this unique constraint decides concurrent posts. */
+    quoteId: uuid("quote_id").notNull(),
+    /** The request id of the POST /order call that created the order. */
+    requestId: uuid("request_id").notNull(),
+    orderHash: text("order_hash").notNull(),
+    status: text("status", { enum: ORDER_STATUSES }).notNull(),
+    swapper: text("swapper").notNull(),
+    filler: text("filler").notNull(),
+    solverId: text("solver_id").notNull(),
+    tokenIn: text("token_in").notNull(),
+    amountIn: uint256("amount_in").notNull(),
+    nonce: uint256("nonce").notNull(),
+    deadline: bigint("deadline", { mode: "number" }).notNull(),
+    /** The outputs the swapper signed. */
+    signedOutputs: jsonb("signed_outputs").$type<OutputAmount[]>().notNull(),
+    /** The outputs committed in the Order (each ≥ its signed amount). */
+    outputs: jsonb("outputs").$type<OutputAmount[]>().notNull(),
+    swapperSignature: text("swapper_signature").notNull(),
+    protocolSignature: text("protocol_signature").notNull(),
+    encodedOrder: text("encoded_order").notNull(),
+    txHash: text("tx_hash"),
+    settledAmounts: jsonb("settled_amounts").$type<SettledAmount[]>().notNull().default(sql`'[]'::jsonb`),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 6 }).notNull(),
+  },
+  (table) => [
+    uniqueIndex("orders_quote_id_unique").on(table.quoteId),
+    uniqueIndex("orders_order_hash_unique").on(table.orderHash),
+    // Every /orders filter is served by an index that also yields the newest-first order.
+    index("orders_created_idx").on(table.createdAt.desc(), table.orderId.desc()),
+    index("orders_updated_idx").on(table.updatedAt.desc(), table.orderId.desc()),
+    index("orders_status_created_idx").on(table.status, table.createdAt.desc(), table.orderId.desc()),
+    index("orders_status_updated_idx").on(table.status, table.updatedAt.desc(), table.orderId.desc()),
+    index("orders_swapper_created_idx").on(table.swapper, table.createdAt.desc(), table.orderId.desc()),
+    index("orders_filler_created_idx").on(table.filler, table.createdAt.desc(), table.orderId.desc()),
+    index("orders_solver_status_idx").on(
+      table.solverId,
+      table.status,
+      table.createdAt.desc(),
+      table.orderId.desc(),
+    ),
+    // The reconciler's working set: open orders only.
+    index("orders_open_idx").on(table.swapper, table.nonce).where(sql`${table.status} = 'open'`),
+    check(
+      "orders_status_check",
+      sql`${table.status} in ('open','filled','expired','error','cancelled','insufficient-funds')`,
+    ),
+  ],
+);
+
+/** Every POST /order call that answered with an existing order (the creating call is on the order itself). */
+export const orderAttempts = pgTable(
+  "order_attempts",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.orderId),
+    requestId: uuid("request_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("order_attempts_order_idx").on(table.orderId)],
+);
+
+/** Each status change, written once, with why and at which block. */
+export const orderStatusHistory = pgTable(
+  "order_status_history",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.orderId),
+    fromStatus: text("from_status", { enum: ORDER_STATUSES }),
+    toStatus: text("to_status", { enum: ORDER_STATUSES }).notNull(),
+    reason: text("reason").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    txHash: text("tx_hash"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("order_status_history_order_idx").on(table.orderId, table.id)],
+);

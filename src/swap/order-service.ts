@@ -1,0 +1,206 @@
+// POST /order: re-check the signed terms against the stored quote, verify the swapper's signature, re-run the
+// auction among the solvers eligible now, commit the outputs, counter-sign the Order and store it — once per quote.
+import { randomUUID } from "node:crypto";
+import type { Address, Hex } from "viem";
+import { encodeOrder, hashOrder, type Order, type Request, signOrder } from "../chain/order.ts";
+import { unixSeconds } from "../clock.ts";
+import { ApiError } from "../http/errors.ts";
+import type { OrderRepository, OrderRow } from "../orders/repository.ts";
+import { rankQuotes, runAuction } from "./auction.ts";
+import { reactorRef, type SwapContext } from "./context.ts";
+import { commitOutputs, OutputCommitmentError, type OutputWithAmount } from "./outputs.ts";
+import { quoteDifferences } from "./quote-match.ts";
+import { answerRows, eligibleParticipants, solverRequest } from "./quote-service.ts";
+import type { QuoteRepository, StoredQuote } from "./repository.ts";
+import type { OrderRequest } from "./schemas.ts";
+import type { QuoteTerms } from "./terms.ts";
+
+export interface OrderResult {
+  orderId: string;
+  orderStatus: OrderRow["status"];
+}
+
+export class OrderService {
+  constructor(
+    private readonly context: SwapContext,
+    private readonly quotes: QuoteRepository,
+    private readonly orders: OrderRepository,
+  ) {}
+
+  async submit(input: OrderRequest, requestId: string): Promise<OrderResult> {
+    const { context } = this;
+    const stored = await this.quotes.findQuote(input.quote.quoteId);
+    if (!stored)
+      throw new ApiError(404, "QUOTE_NOT_FOUND", "Unknown quote id", { quoteId: input.quote.quoteId });
+
+    const swapper = stored.request.swapper as Address;
+    const signed = signedRequest(stored);
+    const signature = input.signature as Hex;
+
+    // A re-post of a quote that already has an order gets that order, with any valid encoding of the signature.
+    const existing = await this.orders.findByQuoteId(stored.quote.quoteId);
+    if (existing && (await context.chain.isSwapperSignature(swapper, signed, signature))) {
+      await this.orders.recordAttempt(existing.orderId, requestId, context.clock.now());
+      return { orderId: existing.orderId, orderStatus: existing.status };
+    }
+
+    this.#assertNotExpired(stored);
+    const differences = quoteDifferences(input.quote, stored.quote, swapper);
+    if (differences.length > 0) {
+      throw new ApiError(400, "QUOTE_MISMATCH", "The submitted quote differs from the quote issued", {
+        issues: differences,
+      });
+    }
+    if (!(await context.chain.isSwapperSignature(swapper, signed, signature))) {
+      throw new ApiError(
+        400,
+        "INVALID_SIGNATURE",
+        "The signature is not the swapper's over this quote's Request",
+        { swapper },
+      );
+    }
+
+    const winner = await this.#hardRound(stored, requestId);
+    const signedOutputs = storedOutputs(stored);
+    let committed: OutputWithAmount[];
+    try {
+      committed = commitOutputs(signedOutputs, winner.amountOut);
+    } catch (error) {
+      if (error instanceof OutputCommitmentError) {
+        context.logger.error(
+          { err: error, details: error.details, quoteId: stored.quote.quoteId },
+          "BUG: output commitment failed",
+        );
+        throw new ApiError(500, "INTERNAL", "Internal error");
+      }
+      throw error;
+    }
+
+    const order: Order = {
+      request: signed,
+      swapperSignature: signature,
+      swapper,
+      filler: winner.filler,
+      outputs: committed.map((o) => ({ token: o.token, amount: o.amount, recipient: o.recipient })),
+    };
+    const ref = reactorRef(context.deployment);
+    const protocolSignature = await signOrder(context.protocolSigner, ref, order);
+    const now = context.clock.now();
+
+    const { order: row, created } = await this.orders.createOnce(
+      {
+        orderId: randomUUID(),
+        quoteId: stored.quote.quoteId,
+        requestId,
+        orderHash: hashOrder(order),
+        status: "open",
+        swapper,
+        filler: winner.filler,
+        solverId: winner.solverId,
+        tokenIn: signed.tokenIn,
+        amountIn: signed.amountIn.toString(),
+        nonce: signed.nonce.toString(),
+        deadline: Number(signed.deadline),
+        signedOutputs: stored.quote.outputs,
+        outputs: committed.map((o) => ({ ...o, amount: o.amount.toString() })),
+        swapperSignature: signature,
+        protocolSignature,
+        encodedOrder: encodeOrder(order),
+        createdAt: now,
+        updatedAt: now,
+      },
+      async () => {
+        this.#assertNotExpired(stored);
+        if (await context.chain.isNonceUsed(swapper, signed.nonce)) {
+          throw new ApiError(409, "QUOTE_UNAVAILABLE", "The quote's nonce is already used on-chain");
+        }
+      },
+    );
+    if (!created) await this.orders.recordAttempt(row.orderId, requestId, context.clock.now());
+    return { orderId: row.orderId, orderStatus: row.status };
+  }
+
+  #assertNotExpired(stored: StoredQuote): void {
+    if (stored.quote.deadline <= unixSeconds(this.context.clock.now())) {
+      throw new ApiError(409, "QUOTE_EXPIRED", "The quote has expired", { deadline: stored.quote.deadline });
+    }
+  }
+
+  /** Asks the solvers eligible now; the best answer that meets the quoted total wins, ties to the faster one. */
+  async #hardRound(stored: StoredQuote, requestId: string) {
+    const { context } = this;
+    const terms = termsOf(context, stored);
+    const solverIds = stored.request.solverIds ?? undefined;
+    const { participants } = await eligibleParticipants(
+      context,
+      terms,
+      solverIds,
+      () => stored.quote.quoteId,
+    );
+    const quoted = BigInt(stored.quote.amountOut);
+    const results =
+      participants.length === 0
+        ? []
+        : await runAuction({
+            participants,
+            timeoutMs: context.deployment.solverTimeoutMs,
+            buildRequest: (participant) => solverRequest(context, terms, requestId, participant),
+          });
+    await this.quotes.saveAnswers(answerRows(results, requestId, "order", context.clock.now()));
+    const best = rankQuotes(results).find((result) => result.outcome.amountOut >= quoted);
+    if (!best) {
+      throw new ApiError(409, "QUOTE_UNAVAILABLE", "No solver can honor this quote any more", {
+        solversAsked: participants.length,
+      });
+    }
+    return {
+      solverId: best.participant.solver.id,
+      filler: best.outcome.filler,
+      amountOut: best.outcome.amountOut,
+    };
+  }
+}
+
+function storedOutputs(stored: StoredQuote): OutputWithAmount[] {
+  return stored.quote.outputs.map((output) => ({
+    token: output.token as Address,
+    recipient: output.recipient as Address,
+    amount: BigInt(output.amount),
+    ...(output.portionBps !== undefined ? { portionBps: output.portionBps } : {}),
+  }));
+}
+
+/** The Request the swapper signed, rebuilt from the stored entry. */
+export function signedRequest(stored: StoredQuote): Request {
+  return {
+    tokenIn: stored.quote.tokenIn as Address,
+    amountIn: BigInt(stored.quote.amountIn),
+    outputs: stored.quote.outputs.map((o) => ({
+      token: o.token as Address,
+      amount: BigInt(o.amount),
+      recipient: o.recipient as Address,
+    })),
+    deadline: BigInt(stored.quote.deadline),
+    nonce: BigInt(stored.quote.nonce),
+    protocol: stored.quote.protocol as Address,
+  };
+}
+
+function termsOf(context: SwapContext, stored: StoredQuote): QuoteTerms {
+  const tokenIn = context.deployment.inputTokens.find((t) => t.address === stored.quote.tokenIn);
+  const tokenOut = context.deployment.outputTokens.find((t) => t.address === stored.quote.tokenOut);
+  if (!tokenIn || !tokenOut) {
+    throw new ApiError(
+      409,
+      "QUOTE_UNAVAILABLE",
+      "The quote's tokens are no longer supported by this deployment",
+    );
+  }
+  return {
+    tokenIn,
+    tokenOut,
+    amount: BigInt(stored.quote.amountIn),
+    swapper: stored.request.swapper as Address,
+    outputs: stored.request.outputs,
+  };
+}

@@ -1,0 +1,229 @@
+// POST /quote: validate the terms, offer each eligible solver its legs at the current block, run the auction and
+// hand back one signable entry per quoting solver, best output first.
+import { randomUUID } from "node:crypto";
+import { reactorDomain } from "../chain/eip712.ts";
+import type { Request } from "../chain/order.ts";
+import { unixSeconds } from "../clock.ts";
+import { ApiError } from "../http/errors.ts";
+import { offeredLegs } from "../inventory/offer.ts";
+import type { SolverOutcome } from "../solvers/client.ts";
+import type { SolverQuoteRequest } from "../solvers/protocol.ts";
+import { type AuctionParticipant, type AuctionResult, rankQuotes, runAuction } from "./auction.ts";
+import type { SwapContext } from "./context.ts";
+import { type OutputWithAmount, splitOutputs } from "./outputs.ts";
+import type { QuoteRepository, SolverAnswerRow } from "./repository.ts";
+import type { QuoteRequest, QuoteResponse } from "./schemas.ts";
+import { type QuoteTerms, resolveQuoteTerms } from "./terms.ts";
+import { signatureDataFor } from "./typed-data.ts";
+
+export class NoQuotesError extends ApiError {
+  override name = "NoQuotesError";
+  constructor(reason: string) {
+    super(404, "NO_QUOTES", "No quotes available", { reason });
+  }
+}
+
+/** The legs each eligible solver is offered now; solvers without a leg are left out. */
+export async function eligibleParticipants(
+  context: SwapContext,
+  terms: Pick<QuoteTerms, "tokenIn" | "tokenOut">,
+  solverIds: readonly string[] | undefined,
+  quoteIdFor: (solverId: string) => string,
+) {
+  const snapshot = await context.inventory.snapshot(terms.tokenIn);
+  const discounts = await context.discounts.offers(snapshot);
+  const participants: AuctionParticipant[] = [];
+  for (const solver of context.solvers.select(solverIds)) {
+    const legs = offeredLegs(solver, snapshot, terms.tokenOut.address, discounts);
+    if (legs.length > 0) participants.push({ solver, quoteId: quoteIdFor(solver.id), legs });
+  }
+  return { snapshot, participants };
+}
+
+export function solverRequest(
+  context: SwapContext,
+  terms: QuoteTerms,
+  requestId: string,
+  participant: AuctionParticipant,
+): SolverQuoteRequest {
+  const chainId = context.deployment.chainId;
+  return {
+    requestId,
+    quoteId: participant.quoteId,
+    tokenInChainId: chainId,
+    tokenOutChainId: chainId,
+    swapper: terms.swapper,
+    tokenIn: terms.tokenIn.address,
+    tokenOut: terms.tokenOut.address,
+    amount: terms.amount.toString(),
+    type: "EXACT_INPUT",
+    protocol: "v1",
+    numOutputs: terms.outputs.length,
+    adapters: participant.legs.map((leg) => ({
+      adapter: leg.adapter,
+      asset: leg.asset,
+      assetDecimals: leg.assetDecimals,
+      maxAssets: leg.maxAssets.toString(),
+      maxRate: leg.maxRate.toString(),
+      ...(leg.discountId ? { discountId: leg.discountId } : {}),
+    })),
+  };
+}
+
+export function answerRows(
+  results: readonly AuctionResult[],
+  requestId: string,
+  round: "quote" | "order",
+  now: Date,
+): SolverAnswerRow[] {
+  return results.map(({ participant, outcome }) => ({
+    requestId,
+    round,
+    solverId: participant.solver.id,
+    quoteId: participant.quoteId,
+    outcome: outcome.kind,
+    reason: outcome.kind === "rejected" ? outcome.reason : null,
+    detail: outcome.kind === "rejected" ? outcome.detail : null,
+    latencyMs: outcome.latencyMs,
+    amountOut: outcome.kind === "quoted" ? outcome.amountOut.toString() : null,
+    legs: participant.legs.length,
+    createdAt: now,
+  }));
+}
+
+export function buildRequest(
+  context: SwapContext,
+  terms: Pick<QuoteTerms, "tokenIn" | "amount">,
+  outputs: readonly OutputWithAmount[],
+  deadline: number,
+  nonce: bigint,
+): Request {
+  return {
+    tokenIn: terms.tokenIn.address,
+    amountIn: terms.amount,
+    outputs: outputs.map((output) => ({
+      token: output.token,
+      amount: output.amount,
+      recipient: output.recipient,
+    })),
+    deadline: BigInt(deadline),
+    nonce,
+    protocol: context.deployment.protocolSigner,
+  };
+}
+
+export class QuoteService {
+  constructor(
+    private readonly context: SwapContext,
+    private readonly repository: QuoteRepository,
+  ) {}
+
+  async quote(input: QuoteRequest, requestId: string, publicBaseUrl: string): Promise<QuoteResponse> {
+    const { context } = this;
+    const terms = resolveQuoteTerms(context.deployment, input);
+    const startedAt = context.clock.now();
+    const requestRow = {
+      requestId,
+      swapper: terms.swapper,
+      tokenIn: terms.tokenIn.address,
+      tokenOut: terms.tokenOut.address,
+      amount: terms.amount.toString(),
+      outputs: terms.outputs,
+      solverIds: input.solverIds ?? null,
+      routingPreference: input.routingPreference,
+      permitAmount: input.permitAmount ?? null,
+      createdAt: startedAt,
+    };
+
+    if (terms.amount < BigInt(terms.tokenIn.minQuoteAmount)) {
+      await this.repository.saveQuoteRound(requestRow, [], []);
+      throw new NoQuotesError("amount below the input token's minimum");
+    }
+
+    const { snapshot, participants } = await eligibleParticipants(context, terms, input.solverIds, () =>
+      randomUUID(),
+    );
+    const inventoryBlock = snapshot.blockNumber;
+    if (participants.length === 0) {
+      await this.repository.saveQuoteRound({ ...requestRow, inventoryBlock }, [], []);
+      throw new NoQuotesError("no eligible solver");
+    }
+
+    const results = await runAuction({
+      participants,
+      timeoutMs: context.deployment.solverTimeoutMs,
+      buildRequest: (participant) => solverRequest(context, terms, requestId, participant),
+    });
+    const ranked = rankQuotes(results);
+    const now = context.clock.now();
+    const answers = answerRows(results, requestId, "quote", now);
+    if (ranked.length === 0) {
+      await this.repository.saveQuoteRound({ ...requestRow, inventoryBlock }, answers, []);
+      throw new NoQuotesError("no solver returned a non-zero quote");
+    }
+
+    const deadline = unixSeconds(now) + context.deployment.quoteLifetimeSeconds;
+    const domain = reactorDomain(context.deployment.chainId, context.deployment.reactor);
+    const entries = ranked.map((result, rank) => {
+      const outcome = result.outcome as Extract<SolverOutcome, { kind: "quoted" }>;
+      const outputs = splitOutputs(outcome.amountOut, terms.outputs);
+      const nonce = context.newNonce();
+      return { result, rank, outputs, nonce, amountOut: outcome.amountOut };
+    });
+
+    await this.repository.saveQuoteRound(
+      { ...requestRow, inventoryBlock },
+      answers,
+      entries.map(({ result, rank, outputs, nonce, amountOut }) => ({
+        quoteId: result.participant.quoteId,
+        requestId,
+        solverId: result.participant.solver.id,
+        filler: result.participant.solver.filler,
+        rank,
+        tokenIn: terms.tokenIn.address,
+        amountIn: terms.amount.toString(),
+        tokenOut: terms.tokenOut.address,
+        amountOut: amountOut.toString(),
+        outputs: outputs.map((o) => ({ ...o, amount: o.amount.toString() })),
+        deadline,
+        nonce: nonce.toString(),
+        protocol: context.deployment.protocolSigner,
+        createdAt: now,
+      })),
+    );
+
+    return {
+      requestId,
+      quotes: entries.map(({ result, outputs, nonce, amountOut }) => {
+        const solver = result.participant.solver;
+        const logoUrl = context.solvers.logoUrl(solver, publicBaseUrl);
+        const request = buildRequest(context, terms, outputs, deadline, nonce);
+        return {
+          solver: {
+            id: solver.id,
+            name: solver.name,
+            filler: solver.filler,
+            metadata: logoUrl ? { logoUrl } : {},
+          },
+          quote: {
+            quoteId: result.participant.quoteId,
+            aggregatedOutputs: [{ token: terms.tokenOut.address, amount: amountOut.toString() }],
+            orderInfo: {
+              tokenIn: terms.tokenIn.address,
+              amountIn: terms.amount.toString(),
+              outputs: outputs.map((o) => ({
+                token: o.token,
+                recipient: o.recipient,
+                amount: o.amount.toString(),
+                ...(o.portionBps !== undefined ? { portionBps: o.portionBps } : {}),
+              })),
+              deadline,
+              nonce: nonce.toString(),
+            },
+          },
+          signatureData: signatureDataFor(domain, request),
+        };
+      }),
+    };
+  }
+}

@@ -1,0 +1,40 @@
+// Reads and writes of the quote flow's tables.
+import { eq } from "drizzle-orm";
+import type { Database, Db } from "../db/client.ts";
+import { quoteRequests, quotes, solverAnswers } from "./tables.ts";
+
+export type QuoteRequestRow = typeof quoteRequests.$inferInsert;
+export type SolverAnswerRow = typeof solverAnswers.$inferInsert;
+export type QuoteRow = typeof quotes.$inferSelect;
+export type StoredQuote = { quote: QuoteRow; request: typeof quoteRequests.$inferSelect };
+
+export class QuoteRepository {
+  constructor(private readonly database: Database) {}
+
+  /** Stores one /quote call: the request, every solver answer and every entry, all or nothing. */
+  async saveQuoteRound(
+    request: QuoteRequestRow,
+    answers: SolverAnswerRow[],
+    entries: Array<typeof quotes.$inferInsert>,
+  ) {
+    await this.database.db.transaction(async (tx) => {
+      await tx.insert(quoteRequests).values(request);
+      if (answers.length > 0) await tx.insert(solverAnswers).values(answers);
+      if (entries.length > 0) await tx.insert(quotes).values(entries);
+    });
+  }
+
+  async saveAnswers(answers: SolverAnswerRow[], tx: Pick<Db, "insert"> = this.database.db): Promise<void> {
+    if (answers.length > 0) await tx.insert(solverAnswers).values(answers);
+  }
+
+  async findQuote(quoteId: string): Promise<StoredQuote | undefined> {
+    const rows = await this.database.db
+      .select({ quote: quotes, request: quoteRequests })
+      .from(quotes)
+      .innerJoin(quoteRequests, eq(quotes.requestId, quoteRequests.requestId))
+      .where(eq(quotes.quoteId, quoteId))
+      .limit(1);
+    return rows[0];
+  }
+}

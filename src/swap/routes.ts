@@ -1,0 +1,83 @@
+// The swap-flow endpoints: POST /check_approval, POST /quote, POST /order. Each is validate → service → storage.
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { SwapErrorSchema } from "../http/errors.ts";
+import { publicBaseUrl } from "../http/public-url.ts";
+import { OrderRepository } from "../orders/repository.ts";
+import { checkApproval } from "./approval-service.ts";
+import type { SwapContext } from "./context.ts";
+import { OrderService } from "./order-service.ts";
+import { QuoteService } from "./quote-service.ts";
+import { QuoteRepository } from "./repository.ts";
+import {
+  CheckApprovalRequestSchema,
+  CheckApprovalResponseSchema,
+  OrderRequestSchema,
+  OrderResponseSchema,
+  QuoteRequestSchema,
+  QuoteResponseSchema,
+} from "./schemas.ts";
+
+export interface SwapRoutesOptions {
+  swap: SwapContext;
+  publicUrl?: string;
+}
+
+export const swapRoutes: FastifyPluginAsyncZod<SwapRoutesOptions> = async (app, { swap, publicUrl }) => {
+  const quoteRepository = new QuoteRepository(swap.database);
+  const quoteService = new QuoteService(swap, quoteRepository);
+  const orderService = new OrderService(swap, quoteRepository, new OrderRepository(swap.database));
+
+  app.post(
+    "/check_approval",
+    {
+      schema: {
+        tags: ["swap"],
+        summary: "ERC-20 approval transactions for the Reactor",
+        description:
+          "Allowance sufficient: both null. Allowance zero: only `approval` (approve the Reactor for max uint256). " +
+          "Allowance nonzero but short: `cancel` (approve 0) then `approval`.",
+        body: CheckApprovalRequestSchema,
+        response: { 200: CheckApprovalResponseSchema, 400: SwapErrorSchema },
+      },
+    },
+    async (request) => ({ requestId: request.id, ...(await checkApproval(swap, request.body)) }),
+  );
+
+  app.post(
+    "/quote",
+    {
+      schema: {
+        tags: ["swap"],
+        summary: "Request quotes from solvers",
+        description:
+          "Fans out to the enabled solvers with eligible inventory. Quotes are ordered best output first, ties to the " +
+          "faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote.",
+        body: QuoteRequestSchema,
+        response: { 200: QuoteResponseSchema, 400: SwapErrorSchema, 404: SwapErrorSchema },
+      },
+    },
+    async (request) => quoteService.quote(request.body, request.id, publicBaseUrl(request, publicUrl)),
+  );
+
+  app.post(
+    "/order",
+    {
+      schema: {
+        tags: ["swap"],
+        summary: "Submit a signed quote as an order",
+        description:
+          "Checks, in order: unknown quote id (404); an existing order for the quote with a valid signature is " +
+          "returned; expired (409); the quote differs from the one issued (400); invalid signature (400); no solver " +
+          "can still honor it (409). The order is counter-signed by the protocol key and stored once per quote.",
+        body: OrderRequestSchema,
+        response: {
+          200: OrderResponseSchema,
+          400: SwapErrorSchema,
+          404: SwapErrorSchema,
+          409: SwapErrorSchema,
+        },
+      },
+    },
+    async (request) => ({ requestId: request.id, ...(await orderService.submit(request.body, request.id)) }),
+  );
+};
