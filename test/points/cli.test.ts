@@ -1,0 +1,289 @@
+// `sluice import points` and `sluice points sync` end to end: the real binary against PGlite in a data
+// directory, and against PostgreSQL (DATABASE_URL) when TEST_DATABASE_URL is set.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, type DatabaseKind, openDatabase } from "../../src/db/client.ts";
+import { address } from "./support.ts";
+
+const BIN = fileURLToPath(new URL("../../bin/sluice.mjs", import.meta.url));
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
+
+const V1 = address("a", 1);
+const V2 = address("a", 2);
+const R1 = address("b", 1);
+const R2 = address("b", 2);
+const HUGE = 2n ** 190n + 7n; // a JSON number no double can hold
+
+function runSluice(args: string[], env: Record<string, string>) {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "silent", ...env };
+  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: childEnv });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function withAdmin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Where the CLI's database lives for one database kind, and how the test opens it afterwards. */
+interface CliTarget {
+  env: Record<string, string>;
+  open(): Promise<Database>;
+  dispose(): Promise<void>;
+}
+
+async function cliTarget(kind: DatabaseKind, workDir: string): Promise<CliTarget> {
+  if (kind === "pglite") {
+    const dataDir = join(workDir, "data");
+    return {
+      env: { DATA_DIR: dataDir },
+      open: () => openDatabase({ kind: "pglite", dataDir: join(dataDir, "db") }),
+      dispose: async () => {},
+    };
+  }
+  const name = `sluice_test_points_cli_${randomBytes(4).toString("hex")}`;
+  const url = new URL(process.env.TEST_DATABASE_URL ?? "");
+  url.pathname = `/${name}`;
+  await withAdmin(`create database ${name}`);
+  return {
+    env: { DATABASE_URL: url.toString() },
+    open: async () => openDatabase({ kind: "postgres", url: url.toString(), poolSize: 1 }),
+    dispose: () => withAdmin(`drop database if exists ${name} with (force)`),
+  };
+}
+
+async function inspect<T>(target: CliTarget, fn: (database: Database) => Promise<T>): Promise<T> {
+  const database = await target.open();
+  try {
+    return await fn(database);
+  } finally {
+    await database.close();
+  }
+}
+
+const storedRows = (database: Database) =>
+  database.query<{
+    points_type: string;
+    block_number: string;
+    vault: string;
+    receiver: string;
+    receiver_type: string;
+    points: string;
+  }>(
+    `select s.points_type, s.block_number::text as block_number, b.vault, b.receiver, b.receiver_type, b.points::text as points
+     from points_balances b join points_snapshots s on s.id = b.snapshot_id
+     order by s.points_type, s.block_number, b.vault, b.receiver, b.receiver_type`,
+  );
+
+const kinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+
+describe.each(kinds)("points command line (%s)", (kind) => {
+  let workDir: string;
+  let target: CliTarget;
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(join(tmpdir(), "sluice-cli-points-"));
+    target = await cliTarget(kind, workDir);
+  });
+
+  afterAll(async () => {
+    await target?.dispose();
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it("imports a JSONL snapshot with numbers beyond 2^53, in one transaction", async () => {
+    const file = join(workDir, "sluice.jsonl");
+    writeFileSync(
+      file,
+      [
+        `{"receiver_address":"${R1.toUpperCase().replace("0X", "0x")}","receiver_type":"staker","vault_address":"${V1}","points":${HUGE}}`,
+        "",
+        `{"receiver_address":"${R2}","receiver_type":"operator","vault_address":"${V1}","points":"12","block_number":1}\r`,
+        `{"receiver_address":"${R2}","receiver_type":"operator","vault_address":"${V1}","points":"30"}`,
+      ].join("\n"),
+    );
+    const result = await runSluice(
+      ["import", "points", file, "--type", "sluice", "--block", "100", "--decimals", "48"],
+      target.env,
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      `imported points snapshot sluice@100: 3 rows, 2 receiver rows in 1 vaults, total ${HUGE + 42n} (48 decimals)`,
+    );
+    expect(await inspect(target, storedRows)).toEqual([
+      {
+        points_type: "sluice",
+        block_number: "100",
+        vault: V1,
+        receiver: R1,
+        receiver_type: "staker",
+        points: HUGE.toString(),
+      },
+      {
+        points_type: "sluice",
+        block_number: "100",
+        vault: V1,
+        receiver: R2,
+        receiver_type: "operator",
+        points: "42",
+      },
+    ]);
+  });
+
+  it("imports a CSV snapshot (quoted fields, any column order, extra columns)", async () => {
+    const file = join(workDir, "partner.csv");
+    writeFileSync(
+      file,
+      [
+        "vault_address,points,receiver_address,receiver_type,note",
+        `${V2},5,${R1},"staker, early","a ""quoted"" note"`,
+        `${V2}, 7 ,${R2},network,`,
+      ].join("\n"),
+    );
+    const result = await runSluice(
+      ["import", "points", file, "--type", "partner", "--block", "200", "--decimals", "18"],
+      target.env,
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const rows = await inspect(target, storedRows);
+    expect(rows.filter((row) => row.points_type === "partner")).toEqual([
+      {
+        points_type: "partner",
+        block_number: "200",
+        vault: V2,
+        receiver: R1,
+        receiver_type: "staker, early",
+        points: "5",
+      },
+      {
+        points_type: "partner",
+        block_number: "200",
+        vault: V2,
+        receiver: R2,
+        receiver_type: "network",
+        points: "7",
+      },
+    ]);
+  });
+
+  it("rejects a bad row by line and reason and writes nothing", async () => {
+    const csv = join(workDir, "bad.csv");
+    writeFileSync(
+      csv,
+      [
+        "receiver_address,receiver_type,vault_address,points",
+        `${R1},staker,${V1},1`,
+        `${R2},staker,${V1},2`,
+        `0x1234,staker,${V1},3`,
+      ].join("\n"),
+    );
+    const badAddress = await runSluice(
+      ["import", "points", csv, "--type", "fresh", "--block", "1", "--decimals", "6"],
+      target.env,
+    );
+    expect(badAddress.code).toBe(1);
+    expect(badAddress.stderr).toContain("line 4: receiver_address: must be 0x followed by 40 hex characters");
+
+    const jsonl = join(workDir, "bad.jsonl");
+    writeFileSync(
+      jsonl,
+      `{"receiver_address":"${R1}","receiver_type":"staker","vault_address":"${V1}","points":"1"}\n` +
+        `{"receiver_address":"${R2}","receiver_type":"staker","vault_address":"${V1}","points":1.5}\n`,
+    );
+    const fraction = await runSluice(
+      ["import", "points", jsonl, "--type", "fresh", "--block", "1", "--decimals", "6"],
+      target.env,
+    );
+    expect(fraction.code).toBe(1);
+    expect(fraction.stderr).toContain('line 2: points must be a non-negative integer, got "1.5"');
+
+    const duplicate = join(workDir, "dup.jsonl");
+    writeFileSync(
+      duplicate,
+      `{"receiver_address":"${R1}","receiver_type":"staker","vault_address":"${V1}","points":"1"}\n`,
+    );
+    const existing = await runSluice(
+      ["import", "points", duplicate, "--type", "sluice", "--block", "100"],
+      target.env,
+    );
+    expect(existing.code).toBe(1);
+    expect(existing.stderr).toContain("sluice already has a snapshot at block 100");
+
+    // Only the two snapshots imported above; the refused imports left not even their new type behind.
+    const after = await inspect(target, async (database) => ({
+      snapshots: await database.query(
+        "select points_type, block_number::text as block from points_snapshots order by id",
+      ),
+      types: await database.query("select name from points_types order by name"),
+    }));
+    expect(after).toEqual({
+      snapshots: [
+        { points_type: "sluice", block: "100" },
+        { points_type: "partner", block: "200" },
+      ],
+      types: [{ name: "partner" }, { name: "sluice" }],
+    });
+  });
+
+  it("syncs from a partner's External Points API", async () => {
+    const server: Server = createServer((request, response) => {
+      response.setHeader("content-type", "application/json");
+      if (request.url === "/last_block") return response.end('{"last_block": 300}');
+      if (request.url === "/api/all?block_number=300&page=1") {
+        return response.end(
+          `{"data":[{"receiver_address":"${R1}","receiver_type":"staker","block_number":300,"network_address":null,` +
+            `"vault_address":"${V1}","points":123456789012345678901234.5}],"next_page":null}`,
+        );
+      }
+      response.statusCode = 404;
+      response.end("{}");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await runSluice(
+        ["points", "sync", `http://127.0.0.1:${port}`, "--type", "synced"],
+        target.env,
+      );
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe("page 1: 1 rows (1 staged)\n");
+      const points = 1234567890123456789012345n * 10n ** 17n;
+      expect(result.stdout).toBe(
+        `synced synced@300: 1 rows, 1 receiver rows in 1 vaults, total ${points} (18 decimals)\n`,
+      );
+      const rows = await inspect(target, storedRows);
+      expect(rows.filter((row) => row.points_type === "synced").map((row) => row.points)).toEqual([
+        points.toString(),
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
