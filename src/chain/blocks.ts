@@ -4,6 +4,7 @@ import type { ChainPublicClient } from "./client.ts";
 
 export interface BlockHead {
   number: bigint;
+  hash: `0x${string}`;
   timestamp: bigint;
 }
 
@@ -48,8 +49,8 @@ export class BlockTracker implements BlockSource {
     this.#pending ??= this.client
       .getBlock({ blockTag: "latest" })
       .then((block) => {
-        const head = { number: block.number, timestamp: block.timestamp };
-        if (!this.#head || head.number >= this.#head.number) this.#head = head;
+        // The newest answer wins, even at a lower height: after a reorg (or a devnet revert) that is the chain.
+        this.#head = { number: block.number, hash: block.hash, timestamp: block.timestamp };
         this.#fetchedAt = Date.now();
         return this.#head;
       })

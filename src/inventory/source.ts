@@ -20,7 +20,7 @@ export interface InventorySourceOptions {
 
 export class InventorySource implements InventoryReader {
   readonly #cache = new Map<string, Promise<InventorySnapshot>>();
-  #cachedBlock = -1n;
+  #cachedBlock: string | undefined;
   readonly #decimalsByToken: Map<string, number>;
 
   constructor(private readonly options: InventorySourceOptions) {
@@ -31,10 +31,10 @@ export class InventorySource implements InventoryReader {
 
   async snapshot(tokenIn: InputTokenConfig): Promise<InventorySnapshot> {
     const head = await this.options.blocks.latest();
-    if (head.number !== this.#cachedBlock) {
-      // Only the newest block's reads are worth keeping.
+    // Keyed by hash: a reorg can bring another block at the same height. Only the newest block's reads are kept.
+    if (head.hash !== this.#cachedBlock) {
       this.#cache.clear();
-      this.#cachedBlock = head.number;
+      this.#cachedBlock = head.hash;
     }
     const key = tokenIn.address;
     let pending = this.#cache.get(key);

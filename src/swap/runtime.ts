@@ -1,0 +1,86 @@
+// Assembles the swap flow of one deployment: chain clients, the per-block adapter reads, solvers, and the context
+// the services run on. The server and the tests build it the same way.
+import { randomBytes } from "node:crypto";
+import type { LocalAccount } from "viem";
+import { AdapterReader } from "../chain/adapter-reader.ts";
+import { BlockTracker } from "../chain/blocks.ts";
+import { type ChainPublicClient, createChainPublicClient } from "../chain/client.ts";
+import { ViemSwapChain } from "../chain/swap-chain.ts";
+import type { Clock } from "../clock.ts";
+import type { Database } from "../db/client.ts";
+import type { Deployment } from "../deployment/schema.ts";
+import { InventorySource } from "../inventory/source.ts";
+import type { Logger } from "../logger.ts";
+import { SolverDirectory } from "../solvers/directory.ts";
+import { SolverLogoStore } from "../solvers/logos.ts";
+import { type DiscountOffers, NO_DISCOUNTS, reactorRef, type SwapContext } from "./context.ts";
+
+export interface SwapRuntimeOptions {
+  deployment: Deployment;
+  rpcUrls: readonly string[];
+  protocolSigner: LocalAccount;
+  solverSecrets: Map<string, string>;
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  /** How often the chain head is polled (default 1000 ms). */
+  blockPollIntervalMs?: number;
+  discounts?: DiscountOffers;
+  publicClient?: ChainPublicClient;
+}
+
+export interface SwapRuntime {
+  context: SwapContext;
+  publicClient: ChainPublicClient;
+  blocks: BlockTracker;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** A uniformly random 256-bit nonce. */
+export function randomNonce(): bigint {
+  return BigInt(`0x${randomBytes(32).toString("hex")}`);
+}
+
+export function createSwapRuntime(options: SwapRuntimeOptions): SwapRuntime {
+  const { deployment } = options;
+  const publicClient =
+    options.publicClient ??
+    createChainPublicClient({
+      chainId: deployment.chainId,
+      name: deployment.chainName,
+      rpcUrls: options.rpcUrls,
+      ...(deployment.multicall ? { multicall3: deployment.multicall } : {}),
+    });
+  const blocks = new BlockTracker(publicClient, options.blockPollIntervalMs ?? 1000);
+  const solvers = SolverDirectory.fromDeployment(deployment, options, new SolverLogoStore());
+  const reader = new AdapterReader(
+    publicClient,
+    deployment.multicall ? { multicallAddress: deployment.multicall } : {},
+  );
+  const inventory = new InventorySource({
+    reader,
+    blocks,
+    deployment,
+    authorizationCandidates: () => [...new Set(solvers.all().map((solver) => solver.filler))],
+  });
+  const context: SwapContext = {
+    deployment,
+    solvers,
+    inventory,
+    discounts: options.discounts ?? NO_DISCOUNTS,
+    chain: new ViemSwapChain(publicClient, reactorRef(deployment)),
+    protocolSigner: options.protocolSigner,
+    database: options.database,
+    clock: options.clock,
+    logger: options.logger,
+    newNonce: randomNonce,
+  };
+  return {
+    context,
+    publicClient,
+    blocks,
+    start: () => blocks.start(),
+    stop: async () => blocks.stop(),
+  };
+}
