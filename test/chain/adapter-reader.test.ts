@@ -1,0 +1,158 @@
+// The adapter reader against anvil: every value of DESIGN §3 for a set of adapters and one input token, read in
+// ONE eth_call per block (deployless multicall: no Multicall contract on the devnet), refreshed when a market
+// maker or a token list changes, and pinned to the requested block.
+import type { Address } from "viem";
+import { describe, expect, it } from "vitest";
+import { liquidLaneAdapterAbi } from "../../src/chain/abis.ts";
+import { AdapterReader } from "../../src/chain/adapter-reader.ts";
+import { createChainPublicClient } from "../../src/chain/client.ts";
+import { DEFAULT_VAULT_LIQUIDITY } from "../../src/devnet/deploy.ts";
+import { addressFromSeed, useTestChain } from "../support/anvil.ts";
+
+const chain = useTestChain();
+
+function countingClient() {
+  const counts = { http: 0, ethCall: 0, other: 0 };
+  const client = createChainPublicClient({
+    chainId: chain.chainId,
+    rpcUrls: chain.rpcUrl,
+    http: {
+      onFetchRequest: async (request) => {
+        counts.http++;
+        const body = JSON.parse(await request.clone().text()) as { method: string } | { method: string }[];
+        for (const call of Array.isArray(body) ? body : [body]) {
+          if (call.method === "eth_call") counts.ethCall++;
+          else counts.other++;
+        }
+      },
+    },
+  });
+  return { client, counts };
+}
+
+async function write(
+  functionName: string,
+  args: readonly unknown[],
+  adapter: Address,
+  from = chain.accounts.deployer,
+) {
+  const hash = await chain.wallet(from).writeContract({
+    address: adapter,
+    abi: liquidLaneAdapterAbi,
+    functionName,
+    args,
+  } as Parameters<ReturnType<typeof chain.wallet>["writeContract"]>[0]);
+  await chain.publicClient.waitForTransactionReceipt({ hash });
+}
+
+describe("AdapterReader", () => {
+  it("reads every adapter value for a token in one eth_call per block", async () => {
+    const { core, accounts } = chain;
+    const { client, counts } = countingClient();
+    const reader = new AdapterReader(client);
+    const executor = core.executors[0]!;
+    const params = {
+      adapters: [core.adapters.usd, core.adapters.usdt],
+      tokenIn: { address: core.tokens.rwa, decimals: 18 },
+      fillers: [executor, accounts.marketMaker.address, accounts.other.address],
+    };
+
+    const first = await reader.read({ ...params, blockNumber: await chain.publicClient.getBlockNumber() });
+    expect(first.roundTrips).toBe(2); // the first read learns vault → asset, the market maker and the token list
+    const [usd, usdt] = first.adapters;
+    expect(usd).toMatchObject({
+      adapter: core.adapters.usd,
+      ok: true,
+      failedReads: [],
+      vault: core.vaults.usd,
+      asset: core.tokens.usd,
+      tokensToRedeem: [core.tokens.rwa],
+      acceptsTokenIn: true,
+      paused: false,
+      owner: core.deployer,
+      marketMaker: core.marketMaker,
+      maxAssets: DEFAULT_VAULT_LIQUIDITY,
+      maxRate: 999_500_000_000_000_000n,
+      amountOutPerUnit: 1_000_000n,
+      minDiscount: 500n,
+    });
+    expect(usd!.fillers).toEqual([
+      { filler: executor, isFiller: true, authorized: true },
+      { filler: accounts.marketMaker.address, isFiller: false, authorized: true },
+      { filler: accounts.other.address, isFiller: false, authorized: false },
+    ]);
+    expect(usdt).toMatchObject({
+      asset: core.tokens.usdt,
+      vault: core.vaults.usdt,
+      acceptsTokenIn: true,
+      ok: true,
+    });
+
+    await chain.mine();
+    counts.ethCall = 0;
+    counts.http = 0;
+    const steady = await reader.read({ ...params, blockNumber: await chain.publicClient.getBlockNumber() });
+    expect(steady.roundTrips).toBe(1);
+    expect(counts.ethCall).toBe(1);
+    expect(steady.adapters).toEqual(first.adapters);
+  });
+
+  it("re-reads when the market maker or the token list changes, and stays pinned to the block", async () => {
+    const { core, accounts } = chain;
+    const reader = new AdapterReader(chain.publicClient);
+    const executor = core.executors[0]!;
+    const params = {
+      adapters: [core.adapters.usd],
+      tokenIn: { address: core.tokens.rwa, decimals: 18 },
+      fillers: [executor],
+    };
+    const before = await chain.publicClient.getBlockNumber();
+    await reader.read({ ...params, blockNumber: before });
+
+    // A new market maker that has not named the executor; a second token to redeem; a pause.
+    await write("setMarketMaker", [accounts.other.address, false], core.adapters.usd);
+    await write("addTokenToRedeem", [core.tokens.usdt], core.adapters.usd);
+    await write("pause", [], core.adapters.usd);
+    const after = await chain.publicClient.getBlockNumber();
+
+    const changed = await reader.read({ ...params, blockNumber: after });
+    expect(changed.roundTrips).toBe(2);
+    const [state] = changed.adapters;
+    expect(state!.marketMaker).toBe(accounts.other.address);
+    expect(state!.fillers).toEqual([{ filler: executor, isFiller: false, authorized: false }]);
+    expect(state!.tokensToRedeem).toEqual([core.tokens.rwa, core.tokens.usdt]);
+    expect(state!.paused).toBe(true);
+    expect(state!.maxAssets).toBe(0n);
+
+    // The same reader at the earlier block sees the earlier state.
+    const old = await reader.read({ ...params, blockNumber: before });
+    expect(old.adapters[0]).toMatchObject({
+      marketMaker: core.marketMaker,
+      paused: false,
+      tokensToRedeem: [core.tokens.rwa],
+      maxAssets: DEFAULT_VAULT_LIQUIDITY,
+    });
+    expect(old.adapters[0]!.fillers[0]!.isFiller).toBe(true);
+  });
+
+  it("reports a token the adapter does not take, and an address that is not an adapter", async () => {
+    const { core } = chain;
+    const reader = new AdapterReader(chain.publicClient);
+    const notAdapter = addressFromSeed(0xdead);
+    const snapshot = await reader.read({
+      adapters: [core.adapters.usd, notAdapter],
+      tokenIn: { address: core.tokens.usdt, decimals: 6 },
+    });
+    const [usd, missing] = snapshot.adapters;
+    expect(usd).toMatchObject({
+      ok: true,
+      acceptsTokenIn: false,
+      maxAssets: 0n,
+      maxRate: null,
+      amountOutPerUnit: null,
+    });
+    expect(usd!.failedReads).toEqual(["getMaxRate", "getAmountOut"]);
+    expect(missing!.ok).toBe(false);
+    expect(missing!.failedReads).toContain("vault");
+  });
+});

@@ -1,0 +1,131 @@
+// Builds signed orders and fill calls against the core deployment of a test chain.
+import type { Address, Hex, LocalAccount } from "viem";
+import { expect } from "vitest";
+import { executorAbi } from "../../src/chain/abis.ts";
+import { revertErrorName } from "../../src/chain/errors.ts";
+import {
+  type DiscountSwapInput,
+  type Order,
+  type Output,
+  type Request,
+  type SwapInput,
+  signOrder,
+  signRequest,
+} from "../../src/chain/order.ts";
+import type { TestChain } from "../support/anvil.ts";
+
+export const RWA = 10n ** 18n;
+export const USD = 10n ** 6n;
+
+export interface FillParams {
+  swapper?: LocalAccount;
+  /** The swapper address when the swapper is a contract wallet (its owner key signs). */
+  swapperAddress?: Address;
+  amountIn?: bigint;
+  /** The outputs the swapper signs (default: 99.0 to the swapper + 0.5 fee, in tUSD, for 100 tRWA). */
+  outputs?: Output[];
+  /** The committed outputs the protocol signs (default: the remainder output raised to 99.45). */
+  committed?: Output[];
+  deadline?: bigint;
+  nonce?: bigint;
+  filler?: Address;
+  protocol?: LocalAccount;
+  /** Signs the Order instead of the request's protocol (to make a bad protocol signature). */
+  orderSigner?: LocalAccount;
+  /** Signs the Request instead of the swapper (to make a bad swapper signature). */
+  requestSigner?: LocalAccount;
+  /** Swap legs (default: one leg on the tUSD adapter for the whole amount, releasing the committed total). */
+  swapInputs?: SwapInput[];
+  discountSwapInputs?: DiscountSwapInput[];
+}
+
+export interface PreparedFill {
+  request: Request;
+  order: Order;
+  protocolSignature: Hex;
+  swapInputs: SwapInput[];
+  discountSwapInputs: DiscountSwapInput[] | undefined;
+}
+
+export async function prepareFill(chain: TestChain, params: FillParams = {}): Promise<PreparedFill> {
+  const { core, accounts } = chain;
+  const swapperKey = params.swapper ?? accounts.swapper;
+  const swapper = params.swapperAddress ?? swapperKey.address;
+  const amountIn = params.amountIn ?? 100n * RWA;
+  const outputs = params.outputs ?? [
+    { token: core.tokens.usd, amount: 99n * USD, recipient: swapper },
+    { token: core.tokens.usd, amount: USD / 2n, recipient: accounts.feeRecipient.address },
+  ];
+  const committed =
+    params.committed ??
+    outputs.map((o, i) => (i === 0 ? { ...o, amount: o.amount + (45n * USD) / 100n } : o));
+  const protocol = params.protocol ?? accounts.protocol;
+  const request: Request = {
+    tokenIn: core.tokens.rwa,
+    amountIn,
+    outputs,
+    deadline: params.deadline ?? (await chain.now()) + 600n,
+    nonce: params.nonce ?? BigInt(Math.floor(Math.random() * 2 ** 48)),
+    protocol: protocol.address,
+  };
+  const ref = { chainId: chain.chainId, reactor: core.reactor };
+  const swapperSignature = await signRequest(params.requestSigner ?? swapperKey, ref, request);
+  const order: Order = {
+    request,
+    swapperSignature,
+    swapper,
+    filler: params.filler ?? core.executors[0]!,
+    outputs: committed,
+  };
+  const protocolSignature = await signOrder(params.orderSigner ?? protocol, ref, order);
+  const total = committed.reduce((sum, o) => sum + o.amount, 0n);
+  const swapInputs = params.swapInputs ?? [
+    {
+      adapter: core.adapters.usd,
+      swap: { recipient: core.executors[0]!, tokenIn: core.tokens.rwa, amountIn, amountOut: total },
+    },
+  ];
+  return { request, order, protocolSignature, swapInputs, discountSwapInputs: params.discountSwapInputs };
+}
+
+function fillArgs(fill: PreparedFill) {
+  return fill.discountSwapInputs
+    ? ([fill.order, fill.protocolSignature, fill.swapInputs, fill.discountSwapInputs, "0x"] as const)
+    : ([fill.order, fill.protocolSignature, fill.swapInputs, "0x"] as const);
+}
+
+/** Simulates `Executor.fill` from the solver; resolves to the revert's error name, or undefined if it succeeds. */
+export async function simulateFill(chain: TestChain, fill: PreparedFill, from?: LocalAccount) {
+  try {
+    await chain.publicClient.simulateContract({
+      account: from ?? chain.accounts.solver,
+      address: chain.core.executors[0]!,
+      abi: executorAbi,
+      functionName: "fill",
+      args: fillArgs(fill),
+    });
+    return undefined;
+  } catch (error) {
+    const name = revertErrorName(error);
+    if (!name) throw error;
+    return name;
+  }
+}
+
+/** Sends `Executor.fill` from the solver and returns the successful receipt. */
+export async function sendFill(chain: TestChain, fill: PreparedFill, from?: LocalAccount) {
+  const wallet = chain.wallet(from ?? chain.accounts.solver);
+  const hash = await wallet.writeContract({
+    address: chain.core.executors[0]!,
+    abi: executorAbi,
+    functionName: "fill",
+    args: fillArgs(fill),
+  });
+  const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe("success");
+  return receipt;
+}
+
+export async function expectFillReverts(chain: TestChain, fill: PreparedFill, error: string): Promise<void> {
+  expect(await simulateFill(chain, fill)).toBe(error);
+}
