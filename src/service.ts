@@ -8,6 +8,9 @@ import type { AppContext } from "./http/context.ts";
 import { Lifecycle } from "./http/lifecycle.ts";
 import { type App, buildServer, type ServerOptions } from "./http/server.ts";
 import type { Logger } from "./logger.ts";
+import { ordersRoutes } from "./orders/routes.ts";
+import { swapRoutes } from "./swap/routes.ts";
+import type { SwapRuntime } from "./swap/runtime.ts";
 
 export interface Service {
   app: App;
@@ -27,6 +30,8 @@ export interface ServiceOptions {
   database?: Database;
   /** Background workers started after the server listens and stopped before the database closes. */
   workers?: Array<{ name: string; stop(): Promise<void> }>;
+  /** The swap flow of a deployment, built on the service's database; without it only the partner API is served. */
+  swap?: (database: Database) => SwapRuntime | Promise<SwapRuntime>;
 }
 
 export async function startService(options: ServiceOptions): Promise<Service> {
@@ -37,14 +42,28 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const demoEnabled = env.SLUICE_DEMO_DATA ? env.SLUICE_DEMO_DATA === "1" : !env.DATABASE_URL;
   if (demoEnabled) await seedDemoData(database, { logger, registryDir: env.DEMO_REGISTRY_DIR, iconBaseUrl: env.REGISTRY_ICON_BASE_URL });
 
+  const swap = options.swap ? await options.swap(database) : undefined;
   const lifecycle = new Lifecycle();
   const context: AppContext = { database, clock: systemClock, logger, lifecycle, publicUrl: env.PUBLIC_URL };
-  const app = await buildServer(context, { collectProcessMetrics: true, ...serverOptions });
+  const swapPlugins = swap
+    ? [
+        async (api: App) => {
+          await api.register(swapRoutes, { swap: swap.context, publicUrl: env.PUBLIC_URL });
+          await api.register(ordersRoutes, { database });
+        },
+      ]
+    : [];
+  const app = await buildServer(context, {
+    collectProcessMetrics: true,
+    ...serverOptions,
+    plugins: [...swapPlugins, ...(serverOptions?.plugins ?? [])],
+  });
   await app.listen({ port: env.PORT, host: env.HOST });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   const apiUrl = `http://127.0.0.1:${port}/api/v1`;
-  logger.info({ apiUrl, database: database.kind }, "sluice is serving");
+  await swap?.start();
+  logger.info({ apiUrl, database: database.kind, chainId: swap?.context.deployment.chainId }, "sluice is serving");
 
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
@@ -55,6 +74,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       logger.info("draining: finishing in-flight requests");
       // close() stops the listener and waits for in-flight requests; /health answers 503 meanwhile.
       await app.close();
+      await swap?.stop().catch((error: unknown) => logger.error({ err: error }, "swap runtime stop failed"));
       for (const worker of workers) {
         await worker.stop().catch((error: unknown) => logger.error({ err: error, worker: worker.name }, "worker stop failed"));
       }

@@ -259,7 +259,7 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
       ["only unknown solver ids", { solverIds: ["ext_nobody"] }, 404, "NO_QUOTES"],
     ])("answers %s with %i %s", async (_label, overrides, status, code) => {
       const usd = chain.core.tokens.usd;
-      const body = quoteBody(overrides);
+      const body: Record<string, unknown> = quoteBody(overrides);
       body.outputs = (body.outputs as Array<Record<string, unknown>>).map((o) =>
         o.token === "USD" ? { ...o, token: usd } : o,
       );
