@@ -1,0 +1,97 @@
+// The demo points dataset: generated once, deterministic, and enough for every points route to answer data.
+
+import type { Address } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../src/db/client.ts";
+import type { App } from "../../src/http/server.ts";
+import { silentLogger } from "../../src/logger.ts";
+import { seedDemoPoints } from "../../src/points/demo.ts";
+import {
+  PointsByReceiverListSchema,
+  PointsByReceiverTypeListSchema,
+  PointsByVaultListSchema,
+} from "../../src/points/schemas.ts";
+import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { createTestServer } from "../support/server.ts";
+import { address } from "./support.ts";
+
+const VAULTS: Address[] = Array.from({ length: 40 }, (_, i) => address("e", i + 1));
+
+describe.each(databaseKinds)("demo points (%s)", (kind) => {
+  let database: Database;
+  let app: App;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    await seedDemoPoints(database, { vaults: VAULTS, logger: silentLogger() });
+    ({ app } = await createTestServer(database));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  it("generates three points types, ours with 48 decimals, and a few hundred snapshots", async () => {
+    expect(await database.query("select name, decimals from points_types order by name")).toEqual([
+      { name: "kalypso", decimals: 18 },
+      { name: "primev", decimals: 18 },
+      { name: "sluice", decimals: 48 },
+    ]);
+    const [{ snapshots }] = (await database.query<{ snapshots: string }>(
+      "select count(*)::text as snapshots from points_snapshots",
+    )) as [{ snapshots: string }];
+    expect(Number(snapshots)).toBe(300);
+  });
+
+  it("is deterministic and loads only into an empty dataset", async () => {
+    const fingerprint = () =>
+      database.query(
+        "select points_type, count(*)::text as n, sum(total_points)::text as total from points_snapshots group by points_type order by points_type",
+      );
+    const before = await fingerprint();
+    await seedDemoPoints(database, { vaults: VAULTS, logger: silentLogger() });
+    expect(await fingerprint()).toEqual(before);
+
+    const other = await createTestDatabase("pglite");
+    try {
+      await seedDemoPoints(other, { vaults: [...VAULTS].reverse(), logger: silentLogger() });
+      expect(
+        await other.query(
+          "select points_type, count(*)::text as n, sum(total_points)::text as total from points_snapshots group by points_type order by points_type",
+        ),
+      ).toEqual(before);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("gives every points route data to answer", async () => {
+    const totals = PointsByVaultListSchema.parse((await app.inject("/api/v1/points/total/current")).json());
+    expect(totals.map((record) => record.points_type)).toEqual(["kalypso", "primev", "sluice"]);
+    const bigVault = totals[2]!.items.reduce((best, item) =>
+      BigInt(item.points) > BigInt(best.points) ? item : best,
+    );
+
+    const receivers = PointsByReceiverListSchema.parse(
+      (await app.inject(`/api/v1/points/vault/${bigVault.vault_address}/current`)).json(),
+    );
+    expect(receivers.length).toBeGreaterThan(0);
+    const receiver = receivers[0]!.items[0]!.receiver_address;
+
+    const byVault = PointsByVaultListSchema.parse(
+      (await app.inject(`/api/v1/points/receiver/${receiver}/current`)).json(),
+    );
+    expect(byVault.length).toBeGreaterThan(0);
+
+    const byType = PointsByReceiverTypeListSchema.parse(
+      (await app.inject(`/api/v1/points/vault/${bigVault.vault_address}/21300000`)).json(),
+    );
+    expect(new Set(byType.flatMap((record) => record.items.map((item) => item.receiver_type)))).toEqual(
+      new Set(["network", "operator", "staker"]),
+    );
+    // Different cadences: the same block resolves to a different snapshot block per type.
+    const past = PointsByVaultListSchema.parse((await app.inject("/api/v1/points/total/21300000")).json());
+    expect(new Set(past.map((record) => record.last_block)).size).toBe(3);
+  });
+});
