@@ -1,15 +1,20 @@
-// GET /entities/{networks,vaults,operators,curators} (spec §4.1): whole lists, served from per-generation
-// pre-serialized JSON. Errors use the partner envelope (the server's error handler maps them).
+// GET /entities/{networks,vaults,operators,curators} (spec §4.1): whole lists, served from bodies prepared once
+// per dataset generation (with an ETag, and gzip/br on request). Errors use the partner envelope (the server's
+// error handler maps them).
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import type { AppContext } from "../http/context.ts";
 import { PartnerErrorSchema } from "../http/errors.ts";
-import { preSerialized, RegistryResponses } from "./responses.ts";
+import { sendPreparedJson } from "./prepared-json.ts";
+import { RegistryResponses } from "./responses.ts";
 import { PartnerCuratorListSchema, PartnerEntityListSchema, PartnerVaultListSchema } from "./schemas.ts";
 
-const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
-
-// `ooops` when the registry cannot be read; these routes take no input, so nothing else can fail.
-const errorResponses = { 500: PartnerErrorSchema };
+// These routes take no input: besides the list, a client gets 304 for an ETag it already has (If-None-Match),
+// or `ooops` when the registry cannot be read.
+const otherResponses = {
+  304: z.null().describe("Not modified: the list still has the ETag given in If-None-Match"),
+  500: PartnerErrorSchema,
+};
 
 export const registryRoutes: FastifyPluginAsyncZod<AppContext> = async (app, context) => {
   const responses = new RegistryResponses(context.database, context.clock);
@@ -21,11 +26,10 @@ export const registryRoutes: FastifyPluginAsyncZod<AppContext> = async (app, con
         tags: ["registries"],
         summary: "List networks",
         description: "Every network of the registry with its metadata, sorted by address.",
-        response: { 200: PartnerEntityListSchema.describe("Networks"), ...errorResponses },
+        response: { 200: PartnerEntityListSchema.describe("Networks"), ...otherResponses },
       },
     },
-    async (_request, reply) =>
-      reply.type(JSON_CONTENT_TYPE).send(preSerialized(await responses.networks.get())),
+    async (request, reply) => sendPreparedJson(request, reply, await responses.networks.get()),
   );
 
   app.get(
@@ -35,11 +39,10 @@ export const registryRoutes: FastifyPluginAsyncZod<AppContext> = async (app, con
         tags: ["registries"],
         summary: "List approved vaults",
         description: "Approved vaults only, with their on-chain fields and metadata, sorted by address.",
-        response: { 200: PartnerVaultListSchema.describe("Approved vaults"), ...errorResponses },
+        response: { 200: PartnerVaultListSchema.describe("Approved vaults"), ...otherResponses },
       },
     },
-    async (_request, reply) =>
-      reply.type(JSON_CONTENT_TYPE).send(preSerialized(await responses.vaults.get())),
+    async (request, reply) => sendPreparedJson(request, reply, await responses.vaults.get()),
   );
 
   app.get(
@@ -49,11 +52,10 @@ export const registryRoutes: FastifyPluginAsyncZod<AppContext> = async (app, con
         tags: ["registries"],
         summary: "List operators",
         description: "Every operator of the registry with its metadata, sorted by address.",
-        response: { 200: PartnerEntityListSchema.describe("Operators"), ...errorResponses },
+        response: { 200: PartnerEntityListSchema.describe("Operators"), ...otherResponses },
       },
     },
-    async (_request, reply) =>
-      reply.type(JSON_CONTENT_TYPE).send(preSerialized(await responses.operators.get())),
+    async (request, reply) => sendPreparedJson(request, reply, await responses.operators.get()),
   );
 
   app.get(
@@ -63,10 +65,9 @@ export const registryRoutes: FastifyPluginAsyncZod<AppContext> = async (app, con
         tags: ["registries"],
         summary: "List curators",
         description: "Every curator with its metadata and the approved vaults it curates, sorted by id.",
-        response: { 200: PartnerCuratorListSchema.describe("Curators"), ...errorResponses },
+        response: { 200: PartnerCuratorListSchema.describe("Curators"), ...otherResponses },
       },
     },
-    async (_request, reply) =>
-      reply.type(JSON_CONTENT_TYPE).send(preSerialized(await responses.curators.get())),
+    async (request, reply) => sendPreparedJson(request, reply, await responses.curators.get()),
   );
 };

@@ -5,6 +5,7 @@ import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { applyOverlay } from "../../src/registry/importer.ts";
 import { readMetadataTree } from "../../src/registry/metadata-tree.ts";
+import { PreparedJson } from "../../src/registry/prepared-json.ts";
 import type { Registry } from "../../src/registry/registry.ts";
 import {
   readApprovedVaults,
@@ -13,7 +14,6 @@ import {
   readOperators,
   replaceRegistry,
 } from "../../src/registry/repository.ts";
-import { toJsonText } from "../../src/registry/responses.ts";
 import {
   PartnerCuratorListSchema,
   PartnerEntityListSchema,
@@ -72,10 +72,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("atomic registry replace on post
       await replaceRegistry(database, registries[index]);
       // The exact bytes the endpoints serve for this registry.
       snapshots[label] = [
-        toJsonText(PartnerEntityListSchema, await readNetworks(database)),
-        toJsonText(PartnerEntityListSchema, await readOperators(database)),
-        toJsonText(PartnerVaultListSchema, await readApprovedVaults(database)),
-        toJsonText(PartnerCuratorListSchema, await readCurators(database)),
+        PreparedJson.of(PartnerEntityListSchema, await readNetworks(database)).text,
+        PreparedJson.of(PartnerEntityListSchema, await readOperators(database)).text,
+        PreparedJson.of(PartnerVaultListSchema, await readApprovedVaults(database)).text,
+        PreparedJson.of(PartnerCuratorListSchema, await readCurators(database)).text,
       ];
     }
     expect(snapshots.A).not.toEqual(snapshots.B);
@@ -85,10 +85,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("atomic registry replace on post
   it("readers of the repository only ever see the old or the new registry", async () => {
     const snapshots = await expectedSnapshots();
     const reads = [
-      async () => toJsonText(PartnerEntityListSchema, await readNetworks(database)),
-      async () => toJsonText(PartnerEntityListSchema, await readOperators(database)),
-      async () => toJsonText(PartnerVaultListSchema, await readApprovedVaults(database)),
-      async () => toJsonText(PartnerCuratorListSchema, await readCurators(database)),
+      async () => PreparedJson.of(PartnerEntityListSchema, await readNetworks(database)).text,
+      async () => PreparedJson.of(PartnerEntityListSchema, await readOperators(database)).text,
+      async () => PreparedJson.of(PartnerVaultListSchema, await readApprovedVaults(database)).text,
+      async () => PreparedJson.of(PartnerCuratorListSchema, await readCurators(database)).text,
     ];
     let writing = true;
     const seen: string[] = [];

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { Database } from "../../src/db/client.ts";
@@ -7,6 +8,7 @@ import type { App } from "../../src/http/server.ts";
 import { importRegistry } from "../../src/registry/importer.ts";
 import type { Overlay } from "../../src/registry/overlay.ts";
 import type { ImportReport } from "../../src/registry/report.ts";
+import { readApprovedVaults } from "../../src/registry/repository.ts";
 import {
   PartnerCuratorListSchema,
   PartnerEntityListSchema,
@@ -152,11 +154,67 @@ describe.each(databaseKinds)("registry endpoints on %s", (kind) => {
     expect(Object.keys(curators[0]!)).toEqual(["id", "meta", "vaults"]);
   });
 
+  it("serves the stored registry losslessly as pure-ASCII JSON", async () => {
+    const response = await get("/entities/vaults");
+    expect(response.body).toMatch(/^[\x20-\x7e]*$/);
+    expect(response.body).toContain("\\u2019");
+    const served = response.json();
+    expect(JSON.stringify(served)).toMatch(/[^\x00-\x7f]/);
+    expect(served).toEqual(PartnerVaultListSchema.parse(await readApprovedVaults(database)));
+  });
+
   it("serves the same bytes again, ignoring query strings and a trailing slash", async () => {
     const first = await get("/entities/vaults");
     const again = await get("/entities/vaults/?unknown=1");
     expect(again.statusCode).toBe(200);
     expect(again.body).toBe(first.body);
+  });
+
+  it("tags each list with an ETag and answers 304 to a client that has it", async () => {
+    const first = await get("/entities/curators");
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(first.headers.vary).toContain("accept-encoding");
+    expect((await get("/entities/curators")).headers.etag).toBe(etag);
+    expect((await get("/entities/networks")).headers.etag).not.toBe(etag);
+
+    clock.advance(1000);
+    const cached = await app.inject({
+      url: "/api/v1/entities/curators",
+      headers: { "if-none-match": `"x", ${etag}` },
+    });
+    expect(cached.statusCode).toBe(304);
+    expect(cached.body).toBe("");
+    const stale = await app.inject({
+      url: "/api/v1/entities/curators",
+      headers: { "if-none-match": '"other"' },
+    });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.body).toBe(first.body);
+  });
+
+  it("compresses with the encoding the client prefers, the same bytes inside", async () => {
+    const plain = await get("/entities/vaults");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const request = (acceptEncoding: string) =>
+      app.inject({ url: "/api/v1/entities/vaults", headers: { "accept-encoding": acceptEncoding } });
+
+    const br = await request("gzip, deflate, br");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+
+    const gzip = await request("gzip;q=1, br;q=0.5");
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+
+    for (const identity of ["identity", "br;q=0, gzip;q=0", "deflate"]) {
+      const response = await request(identity);
+      expect(response.headers["content-encoding"], identity).toBeUndefined();
+      expect(response.body).toBe(plain.body);
+    }
+    expect((await request("*")).headers["content-encoding"]).toBe("br");
   });
 
   it("answers unknown paths under /entities with 404 pageNotFound", async () => {
@@ -179,9 +237,12 @@ describe.each(databaseKinds)("registry endpoints on %s", (kind) => {
   });
 
   it("serves a re-imported registry once the server sees the new generation", async () => {
+    const before = (await get("/entities/vaults")).headers.etag;
     const other = await fixtureOverlay(7);
     await importRegistry(database, { registryDir: FIXTURE_TREE, overlay: other });
-    const vaults = checkBody(PartnerVaultListSchema, (await get("/entities/vaults")).json());
+    const response = await get("/entities/vaults");
+    expect(response.headers.etag).not.toBe(before);
+    const vaults = checkBody(PartnerVaultListSchema, response.json());
     const approved = [...other.entries()].filter(([, v]) => v.approved).map(([address]) => address);
     expect(vaults.map((v) => v.address)).toEqual(sorted(approved));
     expect(vaults.map((v) => v.tvl)).toEqual(
