@@ -1,0 +1,58 @@
+// Swap and indexer state belong to one chain, identified by chain id + genesis block hash (DESIGN.md §8). When the
+// chain behind the data changes (a fresh devnet, another network), that state is reset with a warning — never mixed.
+import { sql } from "drizzle-orm";
+import type { Hex } from "viem";
+import type { Database } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+
+export interface ChainIdentity {
+  chainId: number;
+  genesisHash: Hex;
+}
+
+/** Every table whose rows only make sense on one chain. Points and registries are chain-independent. */
+const CHAIN_BOUND_TABLES = [
+  "order_status_history",
+  "order_attempts",
+  "order_funding_streaks",
+  "orders",
+  "solver_answers",
+  "quotes",
+  "quote_requests",
+  "reactor_fills",
+  "nonce_invalidations",
+  "indexed_blocks",
+];
+
+/** Makes the stored swap state belong to `identity`; returns whether it had to be reset. */
+export async function ensureChainIdentity(
+  database: Database,
+  identity: ChainIdentity,
+  logger: Logger,
+): Promise<boolean> {
+  return database.db.transaction(async (tx) => {
+    // Serialises replicas starting together.
+    await tx.execute(sql`lock table chain_identity in exclusive mode`);
+    // Both drivers answer `{ rows }`; drizzle's shared type leaves the result opaque.
+    const result = (await tx.execute(
+      sql`select chain_id, genesis_hash from chain_identity where id = 1`,
+    )) as unknown as {
+      rows: Array<{ chain_id: string | number; genesis_hash: string }>;
+    };
+    const stored = result.rows[0];
+    const same =
+      stored && Number(stored.chain_id) === identity.chainId && stored.genesis_hash === identity.genesisHash;
+    if (same) return false;
+    if (stored) {
+      logger.warn(
+        { stored: { chainId: Number(stored.chain_id), genesisHash: stored.genesis_hash }, current: identity },
+        "the chain behind the stored swap state changed: resetting orders, quotes and indexer state",
+      );
+      await tx.execute(sql.raw(`truncate table ${CHAIN_BOUND_TABLES.join(", ")}`));
+    }
+    await tx.execute(sql`
+      insert into chain_identity (id, chain_id, genesis_hash) values (1, ${identity.chainId}, ${identity.genesisHash})
+      on conflict (id) do update set chain_id = excluded.chain_id, genesis_hash = excluded.genesis_hash`);
+    return Boolean(stored);
+  });
+}

@@ -1,0 +1,58 @@
+// Storage of the Reactor indexer: which chain the swap state belongs to, the blocks processed (for reorg detection),
+// the events seen in them, and the reconciler's per-order funding streaks.
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import type { SettledAmount } from "../orders/tables.ts";
+
+/** The chain (id + genesis hash) all swap and indexer state belongs to; one row. */
+export const chainIdentity = pgTable("chain_identity", {
+  id: integer("id").primaryKey(),
+  chainId: bigint("chain_id", { mode: "number" }).notNull(),
+  genesisHash: text("genesis_hash").notNull(),
+});
+
+/** Blocks the indexer has fully processed (confirmed at the deployment's depth), newest kept for reorg checks. */
+export const indexedBlocks = pgTable("indexed_blocks", {
+  number: bigint("number", { mode: "bigint" }).primaryKey(),
+  hash: text("hash").notNull(),
+  parentHash: text("parent_hash").notNull(),
+  timestamp: bigint("timestamp", { mode: "bigint" }).notNull(),
+});
+
+/** `Fill` events of the Reactor, by the filled order's hash. */
+export const reactorFills = pgTable(
+  "reactor_fills",
+  {
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    logIndex: integer("log_index").notNull(),
+    orderHash: text("order_hash").notNull(),
+    txHash: text("tx_hash").notNull(),
+    outputs: jsonb("outputs").$type<SettledAmount[]>().notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.blockNumber, table.logIndex] }),
+    index("reactor_fills_order_hash_idx").on(table.orderHash),
+  ],
+);
+
+/** `InvalidateNonce` events of the Reactor. */
+export const nonceInvalidations = pgTable(
+  "nonce_invalidations",
+  {
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    logIndex: integer("log_index").notNull(),
+    swapper: text("swapper").notNull(),
+    nonce: text("nonce").notNull(),
+    txHash: text("tx_hash").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.blockNumber, table.logIndex] }),
+    index("nonce_invalidations_swapper_nonce_idx").on(table.swapper, table.nonce),
+  ],
+);
+
+/** Consecutive indexed blocks at which an open order's swapper could not cover amountIn (balance or allowance). */
+export const orderFundingStreaks = pgTable("order_funding_streaks", {
+  orderId: uuid("order_id").primaryKey(),
+  streak: integer("streak").notNull(),
+  lastBlock: bigint("last_block", { mode: "bigint" }).notNull(),
+});

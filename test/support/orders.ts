@@ -1,0 +1,117 @@
+// Creates real orders through the swap API (scripted solver, swapper signature) and fills them on-chain the way a
+// solver does, for the indexer and lifecycle tests.
+import type { Address, Hex, LocalAccount } from "viem";
+import { maxUint256 } from "viem";
+import { executorAbi, testERC20Abi } from "../../src/chain/abis.ts";
+import { decodeOrder, type Request, signRequest } from "../../src/chain/order.ts";
+import type { Database } from "../../src/db/client.ts";
+import type { App } from "../../src/http/server.ts";
+import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
+import type { TestChain } from "./anvil.ts";
+
+export function requestFromSignatureData(value: {
+  tokenIn: string;
+  amountIn: string;
+  outputs: Array<{ token: string; amount: string; recipient: string }>;
+  deadline: string;
+  nonce: string;
+  protocol: string;
+}): Request {
+  return {
+    tokenIn: value.tokenIn as Address,
+    amountIn: BigInt(value.amountIn),
+    outputs: value.outputs.map((o) => ({
+      token: o.token as Address,
+      amount: BigInt(o.amount),
+      recipient: o.recipient as Address,
+    })),
+    deadline: BigInt(value.deadline),
+    nonce: BigInt(value.nonce),
+    protocol: value.protocol as Address,
+  };
+}
+
+export async function approveReactor(
+  chain: TestChain,
+  swapper: LocalAccount,
+  amount: bigint = maxUint256,
+): Promise<void> {
+  const hash = await chain.wallet(swapper).writeContract({
+    address: chain.core.tokens.rwa,
+    abi: testERC20Abi,
+    functionName: "approve",
+    args: [chain.core.reactor, amount],
+  });
+  await chain.publicClient.waitForTransactionReceipt({ hash });
+}
+
+/** Quote → sign → POST /order through the API; returns the stored order. */
+export async function placeOrder(
+  chain: TestChain,
+  app: App,
+  database: Database,
+  options: { swapper?: LocalAccount; amount?: bigint } = {},
+): Promise<OrderRow> {
+  const swapper = options.swapper ?? chain.accounts.swapper;
+  const quote = await app.inject({
+    method: "POST",
+    url: "/api/v1/quote",
+    payload: {
+      tokenInChainId: chain.chainId,
+      tokenOutChainId: chain.chainId,
+      tokenIn: chain.core.tokens.rwa,
+      tokenOut: chain.core.tokens.usd,
+      type: "EXACT_INPUT",
+      amount: (options.amount ?? 100n * 10n ** 18n).toString(),
+      swapper: swapper.address,
+      outputs: [{ token: chain.core.tokens.usd }],
+    },
+  });
+  if (quote.statusCode !== 200) throw new Error(`quote failed: ${quote.body}`);
+  const entry = quote.json().quotes[0];
+  const signature = await signRequest(
+    swapper,
+    { chainId: chain.chainId, reactor: chain.core.reactor },
+    requestFromSignatureData(entry.signatureData.value),
+  );
+  const order = await app.inject({
+    method: "POST",
+    url: "/api/v1/order",
+    payload: { quote: entry.quote, signature },
+  });
+  if (order.statusCode !== 200) throw new Error(`order failed: ${order.body}`);
+  const row = await new OrderRepository(database).findById(order.json().orderId);
+  if (!row) throw new Error("order not stored");
+  return row;
+}
+
+/** Fills a stored order through the test Executor with one leg on the tUSD adapter; returns the transaction hash. */
+export async function fillOrder(chain: TestChain, row: OrderRow): Promise<Hex> {
+  const order = decodeOrder(row.encodedOrder as Hex);
+  const total = order.outputs.reduce((sum, output) => sum + output.amount, 0n);
+  const executor = chain.core.executors[0]!;
+  const hash = await chain.wallet(chain.accounts.solver).writeContract({
+    address: executor,
+    abi: executorAbi,
+    functionName: "fill",
+    args: [
+      order,
+      row.protocolSignature as Hex,
+      [
+        {
+          adapter: chain.core.adapters.usd,
+          swap: {
+            recipient: executor,
+            tokenIn: order.request.tokenIn,
+            amountIn: order.request.amountIn,
+            amountOut: total,
+          },
+        },
+      ],
+      "0x",
+    ],
+  });
+  const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== "success") throw new Error("fill reverted");
+  return hash;
+}
