@@ -119,46 +119,48 @@ describe("sluice import registry", () => {
     expect(existsSync(dataDir)).toBe(false);
   });
 
-  describe.skipIf(!process.env.TEST_DATABASE_URL)("on PostgreSQL (DATABASE_URL)", () => {
-    const adminUrl = process.env.TEST_DATABASE_URL ?? "";
-    const name = `sluice_test_cli_${randomBytes(4).toString("hex")}`;
-    const url = new URL(adminUrl || "postgres://localhost/postgres");
-    url.pathname = `/${name}`;
-
-    const admin = async (sql: string) => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "imports into PostgreSQL (DATABASE_URL) and prints the report as JSON",
+    async () => {
+      const adminUrl = process.env.TEST_DATABASE_URL!;
+      const name = `sluice_test_cli_${randomBytes(4).toString("hex")}`;
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      await admin(adminUrl, `create database ${name}`);
       try {
-        await client.query(sql);
+        const result = await runSluice(
+          ["import", "registry", FIXTURE_TREE, "--overlay", overlayFile, "--json"],
+          {
+            DATABASE_URL: url.toString(),
+          },
+        );
+        expect(result.stderr).toBe("");
+        expect(result.code).toBe(0);
+        const report = JSON.parse(result.stdout) as ImportReport;
+        expect(report.kinds.vaults.imported).toBe(159);
+        expect(report.overlay.approved).toBe(approvedCount);
+        expect(report.skippedKinds.map((s) => s.entry)).toEqual(["points/", "tokens/"]);
+
+        const database = await openDatabase({ kind: "postgres", url: url.toString() });
+        try {
+          expect(await readApprovedVaults(database)).toHaveLength(approvedCount);
+          expect(await readGeneration(database, "registry")).toBe(1);
+        } finally {
+          await database.close();
+        }
       } finally {
-        await client.end();
+        await admin(adminUrl, `drop database if exists ${name} with (force)`);
       }
-    };
-
-    beforeAll(() => admin(`create database ${name}`));
-    afterAll(() => admin(`drop database if exists ${name} with (force)`));
-
-    it("imports into PostgreSQL and prints the report as JSON", async () => {
-      const result = await runSluice(
-        ["import", "registry", FIXTURE_TREE, "--overlay", overlayFile, "--json"],
-        {
-          DATABASE_URL: url.toString(),
-        },
-      );
-      expect(result.stderr).toBe("");
-      expect(result.code).toBe(0);
-      const report = JSON.parse(result.stdout) as ImportReport;
-      expect(report.kinds.vaults.imported).toBe(159);
-      expect(report.overlay.approved).toBe(approvedCount);
-      expect(report.skippedKinds.map((s) => s.entry)).toEqual(["points/", "tokens/"]);
-
-      const database = await openDatabase({ kind: "postgres", url: url.toString() });
-      try {
-        expect(await readApprovedVaults(database)).toHaveLength(approvedCount);
-        expect(await readGeneration(database, "registry")).toBe(1);
-      } finally {
-        await database.close();
-      }
-    });
-  });
+    },
+  );
 });
+
+async function admin(adminUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
