@@ -10,6 +10,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  LogController,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -59,11 +60,11 @@ export type App = FastifyInstance<
 export async function buildServer(context: AppContext, options: ServerOptions = {}): Promise<App> {
   const app = Fastify({
     loggerInstance: context.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
     // A fresh id per attempt; an inbound X-Request-Id is not trusted as ours.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    requestIdLogLabel: "requestId",
+    // One line per request is written by our onResponse hook; Fastify's own per-request lines are off.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "requestId" }),
     // While draining, requests on open connections still get real answers (and /health says so).
     return503OnClosing: false,
     bodyLimit: 1024 * 1024,
@@ -121,7 +122,12 @@ export async function buildServer(context: AppContext, options: ServerOptions = 
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
       // Paths are documented relative to the server URL, which already ends in /api/v1.
-      return { ...transformed, url: transformed.url.startsWith(API_PREFIX) ? transformed.url.slice(API_PREFIX.length) || "/" : transformed.url };
+      return {
+        ...transformed,
+        url: transformed.url.startsWith(API_PREFIX)
+          ? transformed.url.slice(API_PREFIX.length) || "/"
+          : transformed.url,
+      };
     },
     transformObject: jsonSchemaTransformObject,
   });
@@ -163,10 +169,13 @@ function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyR
   const partner = isPartnerPath(request.url);
   const now = context.clock.now();
 
-  if (error instanceof PartnerError) return reply.code(error.status).send(partnerBody(error.errorCode, error.message));
+  if (error instanceof PartnerError)
+    return reply.code(error.status).send(partnerBody(error.errorCode, error.message));
   if (error instanceof ApiError) {
     if (error.status >= 500) request.log.error({ err: error }, "request failed");
-    return reply.code(error.status).send(swapBody(error.status, error.code, error.message, error.details, now));
+    return reply
+      .code(error.status)
+      .send(swapBody(error.status, error.code, error.message, error.details, now));
   }
 
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -182,9 +191,12 @@ function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyR
   // Fastify's own client errors: malformed JSON, wrong content type, body too large.
   const status = typeof error.statusCode === "number" ? error.statusCode : 500;
   if (status >= 400 && status < 500) {
-    if (partner) return reply.code(status === 404 ? 404 : 400).send(partnerBody("anErrorOccurred", error.message));
-    const code = status === 415 ? "UNSUPPORTED_MEDIA_TYPE" : status === 413 ? "PAYLOAD_TOO_LARGE" : "VALIDATION_FAILED";
-    const details = code === "VALIDATION_FAILED" ? { issues: [{ path: "(body)", message: error.message }] } : undefined;
+    if (partner)
+      return reply.code(status === 404 ? 404 : 400).send(partnerBody("anErrorOccurred", error.message));
+    const code =
+      status === 415 ? "UNSUPPORTED_MEDIA_TYPE" : status === 413 ? "PAYLOAD_TOO_LARGE" : "VALIDATION_FAILED";
+    const details =
+      code === "VALIDATION_FAILED" ? { issues: [{ path: "(body)", message: error.message }] } : undefined;
     return reply.code(status).send(swapBody(status, code, error.message, details, now));
   }
 

@@ -15,7 +15,7 @@ export const solverLogoRoutes: FastifyPluginAsyncZod<AppContext> = async (app) =
         summary: "Solver logo (PNG)",
         description:
           "A bundled solver logo. The file name carries the SHA-256 digest of its bytes; responses are immutable for one year.",
-        params: z.object({ filename: z.string().max(200) }),
+        params: z.object({ filename: z.string() }),
         produces: ["image/png"],
         response: {
           200: z.any().meta({ type: "string", format: "binary" }),

@@ -45,7 +45,10 @@ describe("http server core", () => {
   });
 
   it("exposes both ids through CORS", async () => {
-    const response = await app.inject({ url: "/api/v1/health", headers: { origin: "https://wallet.example" } });
+    const response = await app.inject({
+      url: "/api/v1/health",
+      headers: { origin: "https://wallet.example" },
+    });
     expect(response.headers["access-control-allow-origin"]).toBe("https://wallet.example");
     const exposed = String(response.headers["access-control-expose-headers"]).toLowerCase();
     expect(exposed).toContain("x-request-id");
@@ -65,7 +68,12 @@ describe("http server core", () => {
     const requestLines = logLines.filter((line) => line.msg === "request");
     expect(requestLines).toHaveLength(2);
     const [okLine, missingLine] = requestLines;
-    expect(okLine).toMatchObject({ method: "GET", route: "/api/v1/health", status: 200, requestId: ok.headers["x-request-id"] });
+    expect(okLine).toMatchObject({
+      method: "GET",
+      route: "/api/v1/health",
+      status: 200,
+      requestId: ok.headers["x-request-id"],
+    });
     expect(typeof okLine?.durationMs).toBe("number");
     expect(missingLine).toMatchObject({ status: 404, requestId: missing.headers["x-request-id"] });
   });
@@ -108,6 +116,8 @@ describe("http server core", () => {
     await app.inject({ url: "/api/v1/health" });
     const response = await app.inject({ url: "/metrics" });
     expect(response.statusCode).toBe(200);
-    expect(response.body).toMatch(/sluice_http_requests_total\{method="GET",route="\/api\/v1\/health",status="200"\} \d+/);
+    expect(response.body).toMatch(
+      /sluice_http_requests_total\{method="GET",route="\/api\/v1\/health",status="200"\} \d+/,
+    );
   });
 });

@@ -20,22 +20,24 @@ describe("graceful shutdown", () => {
 
   it("drains on SIGTERM: health says draining, the slow request completes, exit 0", async () => {
     let releaseSlow: () => void = () => {};
-    const slowStarted = new Promise<void>((started) => {
-      const slowRoute = async (app: FastifyInstance) => {
-        app.get("/test-slow", async () => {
-          started();
-          await new Promise<void>((resolve) => {
-            releaseSlow = resolve;
-          });
-          return { done: true };
-        });
-      };
-      serviceOptions.serverOptions = { plugins: [slowRoute] };
+    let markStarted: () => void = () => {};
+    const slowStarted = new Promise<void>((resolve) => {
+      markStarted = resolve;
     });
+    const slowRoute = async (app: FastifyInstance) => {
+      app.get("/test-slow", async () => {
+        markStarted();
+        await new Promise<void>((resolve) => {
+          releaseSlow = resolve;
+        });
+        return { done: true };
+      });
+    };
     const serviceOptions: Parameters<typeof startService>[0] = {
       env: readEnv({ PORT: "0", HOST: "127.0.0.1", SHUTDOWN_GRACE_MS: "300", SLUICE_DEMO_DATA: "0" }),
       logger: silentLogger(),
       database: await createTestDatabase("pglite"),
+      serverOptions: { plugins: [slowRoute] },
     };
     const service = await startService(serviceOptions);
     const signals = new EventEmitter();
@@ -63,7 +65,14 @@ describe("graceful shutdown", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "sluice-shutdown-"));
     tempDirs.push(dataDir);
     const child = spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
-      env: { ...process.env, DATABASE_URL: "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, SLUICE_DEMO_DATA: "0" },
+      env: {
+        ...process.env,
+        DATABASE_URL: "",
+        PORT: "0",
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        SLUICE_DEMO_DATA: "0",
+      },
       stdio: ["ignore", "pipe", "inherit"],
     });
     const lines = createInterface({ input: child.stdout });

@@ -11,7 +11,11 @@ import { createTestServer } from "../support/server.ts";
 const echoRoute: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/test-echo",
-    { schema: { body: z.object({ owner: AddressSchema, amount: Uint256StringSchema, deadline: Uint48Schema }) } },
+    {
+      schema: {
+        body: z.object({ owner: AddressSchema, amount: Uint256StringSchema, deadline: Uint48Schema }),
+      },
+    },
     async (request) => request.body,
   );
   app.get("/test-crash", async () => {
@@ -58,8 +62,16 @@ describe("validation and error envelopes", () => {
   it.each([
     ["a short address", { owner: "0x1234", amount: "1", deadline: 1 }, "owner"],
     ["a fractional amount", { owner: `0x${"a".repeat(40)}`, amount: "1.5", deadline: 1 }, "amount"],
-    ["an amount above uint256", { owner: `0x${"a".repeat(40)}`, amount: `1${"0".repeat(78)}`, deadline: 1 }, "amount"],
-    ["2^256 exactly", { owner: `0x${"a".repeat(40)}`, amount: (1n << 256n).toString(), deadline: 1 }, "amount"],
+    [
+      "an amount above uint256",
+      { owner: `0x${"a".repeat(40)}`, amount: `1${"0".repeat(78)}`, deadline: 1 },
+      "amount",
+    ],
+    [
+      "2^256 exactly",
+      { owner: `0x${"a".repeat(40)}`, amount: (1n << 256n).toString(), deadline: 1 },
+      "amount",
+    ],
     ["a numeric amount", { owner: `0x${"a".repeat(40)}`, amount: 1, deadline: 1 }, "amount"],
     ["a deadline above uint48", { owner: `0x${"a".repeat(40)}`, amount: "1", deadline: 2 ** 48 }, "deadline"],
     ["a string deadline", { owner: `0x${"a".repeat(40)}`, amount: "1", deadline: "1" }, "deadline"],
