@@ -11,7 +11,7 @@ import type { Database } from "../db/client.ts";
 import { AddressSchema } from "../http/wire.ts";
 import { InvalidAmountError, parseUnits } from "./amounts.ts";
 import { InvalidJsonError, parseJsonKeepingNumberText } from "./exact-json.ts";
-import { ReceiverTypeSchema } from "./schemas.ts";
+import { IncomingReceiverTypeSchema } from "./schemas.ts";
 import { ingestSnapshot, type PointsRow, type SnapshotSummary } from "./writer.ts";
 
 export const POINTS_FILE_FORMATS = ["jsonl", "csv"] as const;
@@ -22,7 +22,7 @@ const COLUMNS = ["receiver_address", "receiver_type", "vault_address", "points"]
 /** One row of a points file; extra keys or columns (e.g. `block_number`) are ignored. */
 const PointsFileRowSchema = z.object({
   receiver_address: AddressSchema,
-  receiver_type: ReceiverTypeSchema.regex(/^\S(?:.*\S)?$/, "must not start or end with whitespace"),
+  receiver_type: IncomingReceiverTypeSchema,
   vault_address: AddressSchema,
   points: z.string(),
 });

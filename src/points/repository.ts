@@ -1,9 +1,11 @@
 // Read queries of the points endpoints. Each one is an index lookup on a primary key or on the receiver
 // index, parameterised by snapshot ids the in-memory SnapshotIndex has already chosen.
+import { and, eq, sql } from "drizzle-orm";
 import type { Address } from "viem";
 import type { Database } from "../db/client.ts";
 import { SnapshotIndex, type SnapshotRef } from "./snapshot-index.ts";
 import { integerArrayLiteral } from "./sql-session.ts";
+import { pointsBalances } from "./tables.ts";
 
 // Addresses come back exactly as stored: lowercase, validated on ingest.
 export interface VaultAmount {
@@ -29,7 +31,29 @@ export interface ReceiverAmount {
 }
 
 export class PointsRepository {
-  constructor(private readonly database: Database) {}
+  /**
+   * The hottest query: a named prepared statement, so PostgreSQL plans it once per connection rather than
+   * on every request (planning costs more than running this index lookup).
+   */
+  readonly #receiverPointsByVault;
+
+  constructor(private readonly database: Database) {
+    this.#receiverPointsByVault = database.db
+      .select({
+        snapshotId: pointsBalances.snapshotId,
+        vault: pointsBalances.vault,
+        points: sql<string>`sum(${pointsBalances.points})::text`,
+      })
+      .from(pointsBalances)
+      .where(
+        and(
+          eq(pointsBalances.receiver, sql.placeholder("receiver")),
+          sql`${pointsBalances.snapshotId} = any(${sql.placeholder("snapshotIds")}::int[])`,
+        ),
+      )
+      .groupBy(pointsBalances.snapshotId, pointsBalances.vault)
+      .prepare("points_receiver_by_vault");
+  }
 
   /** Every snapshot and every vault any snapshot has points in. */
   async loadSnapshotIndex(): Promise<SnapshotIndex> {
@@ -52,14 +76,11 @@ export class PointsRepository {
 
   /** A receiver's points per vault in each of the snapshots (all receiver types added up). */
   async receiverPointsByVault(receiver: string, snapshotIds: readonly number[]): Promise<VaultAmount[]> {
-    const rows = await this.database.query<{ snapshot_id: number; vault: Address; points: string }>(
-      `select snapshot_id, vault, sum(points)::text as points
-       from points_balances
-       where receiver = $1 and snapshot_id = any($2::int[])
-       group by snapshot_id, vault`,
-      [receiver, integerArrayLiteral(snapshotIds)],
-    );
-    return rows.map((row) => ({ snapshotId: row.snapshot_id, vault: row.vault, points: row.points }));
+    const rows = await this.#receiverPointsByVault.execute({
+      receiver,
+      snapshotIds: integerArrayLiteral(snapshotIds),
+    });
+    return rows as VaultAmount[];
   }
 
   /** Every vault's total in each of the snapshots. */

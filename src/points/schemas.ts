@@ -2,8 +2,13 @@
 import { z } from "zod";
 import { AddressSchema, DigitStringSchema, MAX_SAFE_INTEGER } from "../http/wire.ts";
 
-export const PointsTypeNameSchema = z.string().min(1).max(100);
-export const ReceiverTypeSchema = z.string().min(1).max(100);
+export const PointsTypeNameSchema = z.string().min(1);
+export const ReceiverTypeSchema = z.string().min(1);
+/** A receiver type as files and partner feeds may give it: bounded, and no stray outer spaces. */
+export const IncomingReceiverTypeSchema = ReceiverTypeSchema.max(100).regex(
+  /^\S(?:.*\S)?$/,
+  "must not start or end with whitespace",
+);
 export const LastBlockSchema = z.number().int().min(0).max(MAX_SAFE_INTEGER);
 
 const recordFields = {

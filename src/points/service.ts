@@ -19,10 +19,10 @@ export interface PointsServiceOptions {
 /** Everything derived from one generation of the points dataset; replaced wholesale when it changes. */
 interface PointsView {
   index: SnapshotIndex;
-  /** Keyed by snapshot set: JSON of the total routes. */
-  totals: LruCache<string, string>;
+  /** Keyed by snapshot set: JSON of the total routes, encoded once (a large body is not re-encoded per send). */
+  totals: LruCache<string, Buffer>;
   /** Keyed by vault and snapshot set: JSON of the vault-at-block route. */
-  vaultTypes: LruCache<string, string>;
+  vaultTypes: LruCache<string, Buffer>;
   /** Keyed by vault and snapshot set: the vault's total per snapshot, heading its streamed list. */
   vaultTotals: LruCache<string, SnapshotAmount[]>;
 }
@@ -64,20 +64,20 @@ export class PointsService {
   }
 
   /** GET /points/total/current and /points/total/{blockNumber}: every vault's total, per points type. */
-  async totals(blockNumber: number | "current"): Promise<string> {
+  async totals(blockNumber: number | "current"): Promise<Buffer> {
     const view = await this.#view();
     const snapshots = chooseSnapshots(view.index, blockNumber);
     const key = snapshotSetKey(snapshots);
     const cached = view.totals.get(key);
     if (cached !== undefined) return cached;
     const rows = await this.repository.vaultTotals(snapshots.map((snapshot) => snapshot.id));
-    const json = JSON.stringify(byVaultRecords(snapshots, rows));
+    const json = Buffer.from(JSON.stringify(byVaultRecords(snapshots, rows)));
     view.totals.set(key, json);
     return json;
   }
 
   /** GET /points/vault/{address}/{blockNumber}: the vault's points per receiver type, per points type. */
-  async vaultByReceiverType(vault: string, blockNumber: number): Promise<string> {
+  async vaultByReceiverType(vault: string, blockNumber: number): Promise<Buffer> {
     const view = await this.#view();
     await this.#requireKnownVault(view.index, vault);
     const snapshots = view.index.nearest(blockNumber);
@@ -88,7 +88,7 @@ export class PointsService {
       vault,
       snapshots.map((snapshot) => snapshot.id),
     );
-    const json = JSON.stringify(byReceiverTypeRecords(snapshots, rows));
+    const json = Buffer.from(JSON.stringify(byReceiverTypeRecords(snapshots, rows)));
     view.vaultTypes.set(key, json);
     return json;
   }

@@ -20,7 +20,7 @@ import type { Database } from "../db/client.ts";
 import { AddressSchema } from "../http/wire.ts";
 import { InvalidAmountError, parseExactDecimal, scaleToUnits } from "./amounts.ts";
 import { InvalidJsonError, parseJsonKeepingNumberText } from "./exact-json.ts";
-import { ReceiverTypeSchema } from "./schemas.ts";
+import { IncomingReceiverTypeSchema } from "./schemas.ts";
 import { integerArrayLiteral, type SqlSession, selectRows, textArrayLiteral } from "./sql-session.ts";
 import { ensurePointsType, type SnapshotSummary, SnapshotWriter } from "./writer.ts";
 
@@ -65,7 +65,7 @@ const PageSchema = z.union([
 
 const PartnerRowSchema = z.object({
   receiver_address: AddressSchema,
-  receiver_type: ReceiverTypeSchema.regex(/^\S(?:.*\S)?$/, "must not start or end with whitespace"),
+  receiver_type: IncomingReceiverTypeSchema,
   block_number: DigitsSchema,
   network_address: AddressSchema.nullish(),
   vault_address: AddressSchema,
