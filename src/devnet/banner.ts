@@ -1,0 +1,26 @@
+// A human-readable summary of a running devnet for the terminal: where the API and the RPC are, what was
+// deployed, and the demo accounts with their keys (anvil's public dev keys: local only). The same facts are in
+// the JSON log lines; this is for a person who just ran `npm start`.
+import type { DevnetService } from "./service.ts";
+
+export function devnetBanner({ service, chain, bundled }: DevnetService): string {
+  const { deployment } = bundled;
+  const tokens = [...deployment.inputTokens, ...deployment.outputTokens];
+  const lines = [
+    "",
+    "Sluice devnet",
+    `  API       ${service.apiUrl}   (docs: ${service.apiUrl}/docs)`,
+    `  RPC       ${chain.rpcUrl}   (chain ${chain.chainId}, a block every second)`,
+    `  Reactor   ${deployment.reactor}`,
+    ...tokens.map((token) => `  ${token.symbol.padEnd(9)} ${token.address}`),
+    ...deployment.solvers.map(
+      (solver) => `  solver    ${solver.id} ${solver.endpoint} (filler ${solver.filler})`,
+    ),
+    `  Faucet    POST ${service.apiUrl}/dev/faucet {"walletAddress":"0x…"}`,
+    `  Data      ${chain.files.dir} (deployment.json: the deployment served)`,
+    "  Demo accounts (anvil's well-known dev keys, funded with ETH and tRWA; never use them on a real network):",
+    ...chain.accounts.demo.map((demo) => `    ${demo.account.address}  ${demo.privateKey}`),
+    "",
+  ];
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,114 @@
+// The devnet's Deployment, built in memory from what was deployed (the record) and where the bundled solvers
+// listen. It goes through the same schema as a deployment file, so the devnet cannot drift from what files allow.
+import { parseDeployment } from "../deployment/load.ts";
+import type { Deployment } from "../deployment/schema.ts";
+import { normalizeAddress } from "../http/wire.ts";
+import type { CoreDeployment } from "./deploy.ts";
+
+export const DEVNET_CHAIN_ID = 31337;
+
+/** 0.01 tRWA: below it /quote answers 404 without asking the solvers. */
+export const DEVNET_MIN_QUOTE_AMOUNT = 10n ** 16n;
+
+export interface BundledSolver {
+  id: string;
+  name: string;
+  /** The reference solver's margin below its best legs, in basis points. */
+  marginBps: number;
+  /** Bundled logo in assets/solver-logos. */
+  logo: string;
+  /** Names the secret's variable in deployment.json; the devnet itself passes the secret in memory. */
+  sharedSecretEnv: string;
+  /** Names the filling key's variable in the solver's config; the devnet passes the key in memory. */
+  privateKeyEnv: string;
+}
+
+/** Two reference solvers with different margins, so the auction on the devnet has a real winner. */
+export const BUNDLED_SOLVERS: readonly BundledSolver[] = [
+  {
+    id: "sluice_alpha",
+    name: "Sluice Alpha",
+    marginBps: 10,
+    logo: "sluice-alpha",
+    sharedSecretEnv: "SLUICE_ALPHA_SHARED_SECRET",
+    privateKeyEnv: "SLUICE_ALPHA_PRIVATE_KEY",
+  },
+  {
+    id: "sluice_beta",
+    name: "Sluice Beta",
+    marginBps: 30,
+    logo: "sluice-beta",
+    sharedSecretEnv: "SLUICE_BETA_SHARED_SECRET",
+    privateKeyEnv: "SLUICE_BETA_PRIVATE_KEY",
+  },
+];
+
+export interface DevnetDeploymentOptions {
+  core: CoreDeployment;
+  /** Each bundled solver's base URL, by solver id. */
+  solverEndpoints: ReadonlyMap<string, string>;
+}
+
+/** The devnet's tokens as the deployment lists them: tRWA in, tUSD and tUSDT out. */
+export function devnetTokens(core: CoreDeployment): Pick<Deployment, "inputTokens" | "outputTokens"> {
+  return {
+    inputTokens: [
+      {
+        address: normalizeAddress(core.tokens.rwa),
+        symbol: "tRWA",
+        name: "Sluice Test RWA",
+        decimals: 18,
+        minQuoteAmount: DEVNET_MIN_QUOTE_AMOUNT.toString(),
+        liquidityOutputToken: normalizeAddress(core.tokens.usd),
+      },
+    ],
+    outputTokens: [
+      { address: normalizeAddress(core.tokens.usd), symbol: "tUSD", name: "Sluice Test USD", decimals: 6 },
+      {
+        address: normalizeAddress(core.tokens.usdt),
+        symbol: "tUSDT",
+        name: "Sluice Test Tether USD",
+        decimals: 6,
+      },
+    ],
+  };
+}
+
+export function devnetDeployment({ core, solverEndpoints }: DevnetDeploymentOptions): Deployment {
+  return parseDeployment(
+    {
+      name: "devnet",
+      chainId: core.chainId,
+      chainName: "Sluice devnet",
+      local: true,
+      reactor: core.reactor,
+      executors: core.executors,
+      adapterFactory: core.adapterFactory,
+      protocolSigner: core.protocolSigner,
+      ...devnetTokens(core),
+      adapters: [
+        { address: core.adapters.usd, label: "tUSD vault adapter" },
+        { address: core.adapters.usdt, label: "tUSDT vault adapter" },
+      ],
+      solvers: BUNDLED_SOLVERS.map((solver, index) => {
+        const endpoint = solverEndpoints.get(solver.id);
+        const filler = core.executors[index];
+        if (!endpoint || !filler) throw new Error(`bundled solver ${solver.id} has no endpoint or Executor`);
+        return {
+          id: solver.id,
+          name: solver.name,
+          endpoint,
+          filler,
+          internal: false,
+          enabled: true,
+          logo: solver.logo,
+          sharedSecretEnv: solver.sharedSecretEnv,
+        };
+      }),
+      // The devnet never reorganises: orders settle at the block that includes them.
+      confirmationDepth: 0,
+      startBlock: Number(core.startBlock),
+    },
+    "devnet",
+  );
+}

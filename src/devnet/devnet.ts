@@ -1,0 +1,382 @@
+// The local devnet behind `npm start`: anvil (a block a second, an ephemeral port, its state in the data
+// directory), the project's contracts deployed once and reused across restarts, a faucet, and the two bundled
+// reference solvers. The result is a Deployment built in memory, with the secrets it needs, for the server.
+//
+// Files, all under `<dataDir>/devnet/` (one data directory per instance, so devnets never share a file):
+//   anvil-state.json  the chain (anvil `--state`: loaded at start, written every few seconds and on stop)
+//   devnet.json       what was deployed, with the chain id and genesis hash it was deployed on
+//   deployment.json   the Deployment the server runs on, for people to read (rewritten at every start)
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { createTestClient, type Hex, isAddressEqual, type LocalAccount } from "viem";
+import {
+  type ChainPublicClient,
+  createChainPublicClient,
+  createChainWalletClient,
+  createRpcTransport,
+} from "../chain/client.ts";
+import type { Deployment } from "../deployment/schema.ts";
+import type { Logger } from "../logger.ts";
+import { parseSolverConfig } from "../solvers/reference/config.ts";
+import { type ReferenceSolver, startReferenceSolver } from "../solvers/reference/main.ts";
+import { DEVNET_ACCOUNT_COUNT, type DevnetAccounts, devnetAccounts } from "./accounts.ts";
+import { type AnvilInstance, startAnvil } from "./anvil.ts";
+import { type CoreDeployment, DEV_MNEMONIC, deployCoreContracts } from "./deploy.ts";
+import { BUNDLED_SOLVERS, DEVNET_CHAIN_ID, devnetDeployment, devnetTokens } from "./deployment.ts";
+import { DevFaucet, faucetAssetsFor } from "./faucet.ts";
+import { type DevnetRecord, readDevnetRecord, writeDevnetRecord, writeJsonAtomically } from "./record.ts";
+
+/** tRWA minted to each demo account at deployment. */
+export const DEMO_ACCOUNT_RWA = 1_000_000n * 10n ** 18n;
+
+/** How often anvil writes its state file while running, so a crash loses at most this many seconds of chain. */
+const STATE_INTERVAL_SECONDS = 5;
+
+export interface DevnetChainOptions {
+  dataDir: string;
+  logger: Logger;
+  /** Seconds between blocks (default 1), so chain time moves on an idle devnet. */
+  blockTime?: number;
+}
+
+export interface DevnetOptions extends DevnetChainOptions {
+  /** Sluice's API base (e.g. `http://127.0.0.1:8080/api/v1`): the bundled solvers poll it for won orders. */
+  apiUrl: string;
+}
+
+export interface DevnetFiles {
+  dir: string;
+  anvilState: string;
+  record: string;
+  deployment: string;
+}
+
+/** anvil with the contracts deployed (or reused), and the faucet on it. */
+export interface DevnetChain {
+  rpcUrl: string;
+  chainId: number;
+  genesisHash: Hex;
+  core: CoreDeployment;
+  accounts: DevnetAccounts;
+  /** The deployment's protocol signer (a dev account: local only). */
+  protocolSigner: LocalAccount;
+  faucet: DevFaucet;
+  /** True when this start deployed the contracts (a new or lost chain), false when it reused them. */
+  deployedNow: boolean;
+  files: DevnetFiles;
+  /** How long the start took, in milliseconds. */
+  startupMs: number;
+  /** Stops anvil, which writes its state file on the way out. */
+  stop(): Promise<void>;
+}
+
+/** The two bundled reference solvers running on a devnet chain, and the Deployment that names them. */
+export interface BundledSolvers {
+  solvers: ReferenceSolver[];
+  /** Generated for this run, by solver id; passed in memory only. */
+  solverSecrets: Map<string, string>;
+  deployment: Deployment;
+  stop(): Promise<void>;
+}
+
+export interface Devnet extends DevnetChain, Omit<BundledSolvers, "stop"> {
+  /** Stops the bundled solvers (before the chain, so no fill is cut off from its RPC). */
+  stopSolvers(): Promise<void>;
+  /** Stops anvil. */
+  stopChain(): Promise<void>;
+  /** Both, in that order. */
+  stop(): Promise<void>;
+}
+
+export function devnetFiles(dataDir: string): DevnetFiles {
+  const dir = join(dataDir, "devnet");
+  return {
+    dir,
+    anvilState: join(dir, "anvil-state.json"),
+    record: join(dir, "devnet.json"),
+    deployment: join(dir, "deployment.json"),
+  };
+}
+
+/** The whole devnet: the chain, then the bundled solvers polling `apiUrl`. */
+export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
+  const chain = await startDevnetChain(options);
+  let bundled: BundledSolvers;
+  try {
+    bundled = await startBundledSolvers(chain, options);
+  } catch (error) {
+    await chain.stop();
+    throw error;
+  }
+  let stopping: Promise<void> | undefined;
+  return {
+    ...chain,
+    ...bundled,
+    stopSolvers: () => bundled.stop(),
+    stopChain: () => chain.stop(),
+    stop() {
+      stopping ??= (async () => {
+        await bundled.stop();
+        await chain.stop();
+      })();
+      return stopping;
+    },
+  };
+}
+
+export async function startDevnetChain(options: DevnetChainOptions): Promise<DevnetChain> {
+  const started = performance.now();
+  const { logger } = options;
+  const files = devnetFiles(options.dataDir);
+  mkdirSync(files.dir, { recursive: true });
+  const accounts = devnetAccounts();
+  const blockTime = options.blockTime ?? 1;
+  const anvil = await startDevnetAnvil(files, blockTime, logger);
+  try {
+    const publicClient = createChainPublicClient({
+      chainId: DEVNET_CHAIN_ID,
+      rpcUrls: anvil.rpcUrl,
+      pollingIntervalMs: 100,
+      cacheTimeMs: 0,
+    });
+    const { record, deployedNow } = await deployOrReuse(
+      publicClient,
+      anvil.rpcUrl,
+      files,
+      accounts,
+      blockTime,
+      logger,
+    );
+    const faucet = new DevFaucet({
+      chainId: record.chainId,
+      rpcUrl: anvil.rpcUrl,
+      owner: accounts.deployer.account,
+      assets: faucetAssetsFor(devnetTokens(record.core)),
+    });
+    const startupMs = Math.round(performance.now() - started);
+    logger.info(
+      {
+        rpcUrl: anvil.rpcUrl,
+        chainId: record.chainId,
+        genesisHash: record.genesisHash,
+        reactor: record.core.reactor,
+        deployedNow,
+        startupMs,
+        stateFile: files.anvilState,
+        // anvil's well-known dev keys: public knowledge, for a local chain only.
+        demoAccounts: accounts.demo.map((demo) => ({
+          address: demo.account.address,
+          privateKey: demo.privateKey,
+        })),
+      },
+      "devnet chain ready",
+    );
+    return {
+      rpcUrl: anvil.rpcUrl,
+      chainId: record.chainId,
+      genesisHash: record.genesisHash,
+      core: record.core,
+      accounts,
+      protocolSigner: accounts.protocol.account,
+      faucet,
+      deployedNow,
+      files,
+      startupMs,
+      stop: () => anvil.stop(),
+    };
+  } catch (error) {
+    await anvil.stop();
+    throw error;
+  }
+}
+
+/**
+ * Starts the bundled reference solvers on the devnet chain (ephemeral ports, EOAs from the dev accounts, secrets
+ * generated now) and builds the Deployment with their endpoints, also written to deployment.json.
+ */
+export async function startBundledSolvers(
+  chain: DevnetChain,
+  options: { apiUrl: string; logger: Logger },
+): Promise<BundledSolvers> {
+  const { core } = chain;
+  const solverSecrets = new Map(
+    BUNDLED_SOLVERS.map((solver) => [solver.id, randomBytes(32).toString("hex")]),
+  );
+  const started = await Promise.allSettled(
+    BUNDLED_SOLVERS.map((bundled, index) => {
+      const config = parseSolverConfig(
+        {
+          solverId: bundled.id,
+          apiUrl: options.apiUrl,
+          chainId: chain.chainId,
+          rpcUrls: [chain.rpcUrl],
+          executor: core.executors[index],
+          reactor: core.reactor,
+          adapters: [core.adapters.usd, core.adapters.usdt],
+          marginBps: bundled.marginBps,
+          port: 0,
+          host: "127.0.0.1",
+          sharedSecretEnv: bundled.sharedSecretEnv,
+          privateKeyEnv: bundled.privateKeyEnv,
+        },
+        `devnet solver ${bundled.id}`,
+      );
+      return startReferenceSolver(config, {
+        sharedSecret: solverSecrets.get(bundled.id)!,
+        privateKey: chain.accounts.solvers[index]!.privateKey,
+        logger: options.logger,
+      });
+    }),
+  );
+  const solvers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const stop = async () => {
+    await Promise.all(solvers.splice(0).map((solver) => solver.stop()));
+  };
+  const failure = started.find((result) => result.status === "rejected");
+  if (failure) {
+    await stop();
+    throw failure.reason;
+  }
+
+  const endpoints = new Map(BUNDLED_SOLVERS.map((bundled, index) => [bundled.id, solvers[index]!.url]));
+  const deployment = devnetDeployment({ core, solverEndpoints: endpoints });
+  writeJsonAtomically(chain.files.deployment, deployment);
+  options.logger.info(
+    {
+      solvers: deployment.solvers.map((solver) => ({
+        id: solver.id,
+        endpoint: solver.endpoint,
+        filler: solver.filler,
+      })),
+      deploymentFile: chain.files.deployment,
+    },
+    "devnet solvers ready",
+  );
+  return { solvers: [...solvers], solverSecrets, deployment, stop };
+}
+
+/**
+ * Starts anvil on the devnet's state file. A state file anvil cannot parse (a crash while it was being written)
+ * is moved aside, with a warning, and the devnet starts on a fresh chain rather than not at all.
+ */
+async function startDevnetAnvil(
+  files: DevnetFiles,
+  blockTime: number,
+  logger: Logger,
+): Promise<AnvilInstance> {
+  const start = () =>
+    startAnvil({
+      blockTime,
+      stateFile: files.anvilState,
+      chainId: DEVNET_CHAIN_ID,
+      mnemonic: DEV_MNEMONIC,
+      accounts: DEVNET_ACCOUNT_COUNT,
+      args: ["--state-interval", String(STATE_INTERVAL_SECONDS)],
+      onOutput: (line) => logger.trace({ anvil: line }, "anvil"),
+    });
+  try {
+    return await start();
+  } catch (error) {
+    const unreadableState = existsSync(files.anvilState) && /--state|state file|parse/i.test(String(error));
+    if (!unreadableState) throw error;
+    const aside = `${files.anvilState}.unreadable-${Date.now()}`;
+    renameSync(files.anvilState, aside);
+    logger.warn(
+      { movedTo: aside, err: error },
+      "anvil could not load its state file; starting a fresh chain",
+    );
+    return start();
+  }
+}
+
+/**
+ * Reuses what devnet.json records when it describes the chain anvil is running (same chain id and genesis hash,
+ * code at every contract); otherwise deploys everything and records it. A lost or replaced chain therefore
+ * always gets a complete deployment, and a kept one is never deployed twice.
+ */
+async function deployOrReuse(
+  publicClient: ChainPublicClient,
+  rpcUrl: string,
+  files: DevnetFiles,
+  accounts: DevnetAccounts,
+  blockTime: number,
+  logger: Logger,
+): Promise<{ record: DevnetRecord; deployedNow: boolean }> {
+  const [chainId, genesis] = await Promise.all([
+    publicClient.getChainId(),
+    publicClient.getBlock({ blockNumber: 0n }),
+  ]);
+  const previous = readDevnetRecord(files.record);
+  if (previous) {
+    const problem = await reuseProblem(publicClient, previous, chainId, genesis.hash, accounts);
+    if (!problem) {
+      logger.info(
+        { deployedAt: previous.deployedAt, reactor: previous.core.reactor },
+        "devnet: reusing the deployed contracts",
+      );
+      return { record: previous, deployedNow: false };
+    }
+    logger.warn({ reason: problem }, "devnet: devnet.json does not describe this chain; deploying again");
+  }
+
+  const clientOptions = { chainId, rpcUrls: rpcUrl, pollingIntervalMs: 100, cacheTimeMs: 0 };
+  const wallet = (account: LocalAccount) => createChainWalletClient({ ...clientOptions, account });
+  // Every transaction mines at once while deploying (interval mining would add a second per dependent step);
+  // the block time comes back right after.
+  const testClient = createTestClient({ mode: "anvil", transport: createRpcTransport(rpcUrl) });
+  await testClient.setAutomine(true);
+  let core: CoreDeployment;
+  try {
+    core = await deployCoreContracts({
+      publicClient,
+      deployer: wallet(accounts.deployer.account),
+      protocolSigner: accounts.protocol.account.address,
+      marketMaker: wallet(accounts.marketMaker.account),
+      executors: accounts.solvers.map((solver) => ({ callers: [solver.account.address] })),
+      swappers: accounts.demo.map((demo) => ({ address: demo.account.address, amount: DEMO_ACCOUNT_RWA })),
+      pollingIntervalMs: 20,
+    });
+  } finally {
+    if (blockTime > 0) await testClient.setIntervalMining({ interval: blockTime });
+  }
+  const record = writeDevnetRecord(files.record, {
+    chainId,
+    genesisHash: genesis.hash,
+    deployedAt: new Date().toISOString(),
+    core,
+  });
+  logger.info(
+    { reactor: record.core.reactor, startBlock: Number(core.startBlock) },
+    "devnet: contracts deployed",
+  );
+  return { record, deployedNow: true };
+}
+
+async function reuseProblem(
+  publicClient: ChainPublicClient,
+  record: DevnetRecord,
+  chainId: number,
+  genesisHash: Hex,
+  accounts: DevnetAccounts,
+): Promise<string | undefined> {
+  if (record.chainId !== chainId) return `recorded chain id ${record.chainId}, running ${chainId}`;
+  if (record.genesisHash !== genesisHash) return "the chain was replaced (different genesis hash)";
+  const { core } = record;
+  if (!isAddressEqual(core.deployer, accounts.deployer.account.address)) return "a different deployer";
+  if (!isAddressEqual(core.protocolSigner, accounts.protocol.account.address))
+    return "a different protocol signer";
+  if (core.executors.length !== BUNDLED_SOLVERS.length) return "a different number of bundled solvers";
+  const contracts = [
+    ...Object.values(core.tokens),
+    ...Object.values(core.vaults),
+    ...Object.values(core.adapters),
+    core.adapterFactory,
+    core.reactor,
+    ...core.executors,
+  ];
+  const codes = await Promise.all(contracts.map((address) => publicClient.getCode({ address })));
+  const missing = contracts.filter((_, index) => !codes[index] || codes[index] === "0x");
+  return missing.length > 0 ? `no code at ${missing.join(", ")}` : undefined;
+}

@@ -1,0 +1,111 @@
+// `sluice serve` without a deployment (and `sluice devnet`): the devnet, then the service on its deployment, with
+// the dev helpers mounted. Shutdown runs in the service's order: the API drains, the swap runtime stops, then the
+// bundled solvers, then anvil (which writes its state file), then the database.
+import { createServer } from "node:net";
+import { systemClock } from "../clock.ts";
+import type { Env } from "../config/env.ts";
+import { type Database, databaseOptionsFromEnv, openDatabase } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+import { type Service, startService } from "../service.ts";
+import { createSwapRuntime } from "../swap/runtime.ts";
+import { devnetTokens } from "./deployment.ts";
+import { devRoutes } from "./dev-routes.ts";
+import { type BundledSolvers, type DevnetChain, startBundledSolvers, startDevnetChain } from "./devnet.ts";
+
+export interface DevnetServiceOptions {
+  env: Env;
+  logger: Logger;
+  /** An already open database (tests); by default the one the environment names. */
+  database?: Database;
+}
+
+export interface DevnetService {
+  service: Service;
+  chain: DevnetChain;
+  /** The bundled solvers and the Deployment the server runs on. */
+  bundled: BundledSolvers;
+}
+
+export async function startDevnetService(options: DevnetServiceOptions): Promise<DevnetService> {
+  const { env, logger } = options;
+  // The bundled solvers poll the API for won orders, so they must know its URL before it listens; with PORT=0
+  // the port is chosen here (the OS's choice of a free one) instead of inside listen().
+  const port = env.PORT === 0 ? await freePort(env.HOST) : env.PORT;
+  const apiUrl = `http://${reachableHost(env.HOST)}:${port}/api/v1`;
+
+  // The chain and the database start side by side: neither needs the other until the swap runtime is built.
+  const [opened, started] = await Promise.allSettled([
+    options.database ?? openDatabase(databaseOptionsFromEnv(env, env.DATA_DIR)),
+    startDevnetChain({ dataDir: env.DATA_DIR, logger }),
+  ]);
+  if (opened.status === "rejected" || started.status === "rejected") {
+    if (opened.status === "fulfilled") await opened.value.close();
+    if (started.status === "fulfilled") await started.value.stop();
+    throw opened.status === "rejected" ? opened.reason : (started as PromiseRejectedResult).reason;
+  }
+  const database = opened.value;
+  const chain = started.value;
+
+  let bundled: BundledSolvers | undefined;
+  try {
+    const service = await startService({
+      env: { ...env, PORT: port },
+      logger,
+      database,
+      // Called once the database is migrated and seeded, just before the server listens: the solvers start
+      // polling the API moments before it answers, not through the whole database start.
+      swap: async (db) => {
+        bundled = await startBundledSolvers(chain, { apiUrl, logger });
+        return createSwapRuntime({
+          deployment: bundled.deployment,
+          rpcUrls: [chain.rpcUrl],
+          protocolSigner: chain.protocolSigner,
+          solverSecrets: bundled.solverSecrets,
+          database: db,
+          clock: systemClock,
+          logger,
+        });
+      },
+      serverOptions: {
+        plugins: [
+          async (api) => {
+            await api.register(devRoutes, {
+              deployment: { local: true, ...devnetTokens(chain.core) },
+              faucet: chain.faucet,
+            });
+          },
+        ],
+      },
+      workers: [
+        { name: "bundled solvers", stop: async () => bundled?.stop() },
+        { name: "anvil", stop: () => chain.stop() },
+      ],
+    });
+    // startService has called the swap factory, which set `bundled`.
+    return { service, chain, bundled: bundled! };
+  } catch (error) {
+    await bundled?.stop().catch(() => {});
+    await chain.stop();
+    await database.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** A port the OS reports free on `host` right now. */
+async function freePort(host: string): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== "object" || !address) throw new Error(`could not find a free port on ${host}`);
+  return address.port;
+}
+
+/** Where a local client reaches a server bound to `host` (a wildcard address means loopback works). */
+function reachableHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::" || host === "localhost") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
