@@ -1,5 +1,6 @@
 // `sluice` — the command line of the service. Each subcommand lives in its own module.
 import { Command } from "commander";
+import { registerDevnetCommand } from "./devnet.ts";
 import { registerImportCommands } from "./import.ts";
 import { registerMigrateCommand } from "./migrate.ts";
 import { registerPointsCommands } from "./points.ts";
@@ -11,6 +12,7 @@ const program = new Command()
   .showHelpAfterError();
 
 registerServeCommand(program);
+registerDevnetCommand(program);
 registerMigrateCommand(program);
 registerImportCommands(program);
 registerPointsCommands(program);

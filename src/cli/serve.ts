@@ -1,16 +1,64 @@
+// `sluice serve`: with DEPLOYMENT and/or DEPLOYMENT_FILE, the API on that deployment (validated, secrets from the
+// environment); with neither, the local devnet and the API on it (what `npm start` runs).
 import type { Command } from "commander";
-import { readEnv } from "../config/env.ts";
-import { createLogger } from "../logger.ts";
-import { exitOnSignals, startService } from "../service.ts";
+import { systemClock } from "../clock.ts";
+import { type Env, readEnv } from "../config/env.ts";
+import { loadDeployment } from "../deployment/load.ts";
+import { readDeploymentSecrets } from "../deployment/secrets.ts";
+import { devnetBanner } from "../devnet/banner.ts";
+import { devRoutes } from "../devnet/dev-routes.ts";
+import { startDevnetService } from "../devnet/service.ts";
+import { createLogger, type Logger } from "../logger.ts";
+import { exitOnSignals, type Service, startService } from "../service.ts";
+import { createSwapRuntime } from "../swap/runtime.ts";
 
 export function registerServeCommand(program: Command): void {
   program
     .command("serve")
-    .description("serve the API (PORT, DATABASE_URL or DATA_DIR, PUBLIC_URL, LOG_LEVEL)")
+    .description(
+      "serve the API on DEPLOYMENT (mainnet|hoodi|sepolia) and/or DEPLOYMENT_FILE, with RPC_URLS, " +
+        "PROTOCOL_SIGNER_KEY and the solvers' secrets from the environment; with neither, run the local devnet " +
+        "and serve it (PORT, DATABASE_URL or DATA_DIR, PUBLIC_URL, LOG_LEVEL)",
+    )
     .action(async () => {
       const env = readEnv();
       const logger = createLogger({ level: env.LOG_LEVEL });
-      const service = await startService({ env, logger });
-      exitOnSignals(service, logger);
+      if (env.DEPLOYMENT || env.DEPLOYMENT_FILE) {
+        exitOnSignals(await serveDeployment(env, logger), logger);
+      } else {
+        await serveDevnet(env, logger);
+      }
     });
+}
+
+/**
+ * The API on a configured deployment. An invalid deployment or a missing secret throws InvalidDeploymentError
+ * (naming each field and the reason) before anything starts; the CLI prints it and exits non-zero.
+ */
+export async function serveDeployment(env: Env, logger: Logger): Promise<Service> {
+  const deployment = loadDeployment({
+    ...(env.DEPLOYMENT ? { network: env.DEPLOYMENT } : {}),
+    ...(env.DEPLOYMENT_FILE ? { file: env.DEPLOYMENT_FILE } : {}),
+  });
+  const secrets = readDeploymentSecrets(deployment, process.env);
+  return startService({
+    env,
+    logger,
+    swap: (database) => createSwapRuntime({ deployment, ...secrets, database, clock: systemClock, logger }),
+    // Mounted so that a client calling a dev helper here learns why it is refused (403 DEV_ONLY).
+    serverOptions: {
+      plugins: [
+        async (api) => {
+          await api.register(devRoutes, { deployment });
+        },
+      ],
+    },
+  });
+}
+
+/** The devnet and the API on it, until SIGTERM/SIGINT. */
+export async function serveDevnet(env: Env, logger: Logger): Promise<void> {
+  const devnet = await startDevnetService({ env, logger });
+  exitOnSignals(devnet.service, logger);
+  if (process.stderr.isTTY) process.stderr.write(devnetBanner(devnet));
 }

@@ -1,5 +1,6 @@
 // The process environment the service reads, parsed once and validated, so a typo fails at start.
 import { z } from "zod";
+import { SHIPPED_NETWORKS } from "../deployment/load.ts";
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -16,6 +17,10 @@ const EnvSchema = z.object({
   DEMO_REGISTRY_DIR: z.string().optional(),
   /** Base URL for registry icons (`meta.icon`). */
   REGISTRY_ICON_BASE_URL: z.string().url().optional(),
+  /** A shipped network whose deployment `serve` runs; with neither this nor DEPLOYMENT_FILE, `serve` runs the devnet. */
+  DEPLOYMENT: z.enum(SHIPPED_NETWORKS).optional(),
+  /** An operator's deployment file, merged over DEPLOYMENT's shipped facts (or standing alone). */
+  DEPLOYMENT_FILE: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
