@@ -1,0 +1,236 @@
+// Fills the solver's won orders: polls Sluice for its open orders, and for each one with execution fields checks
+// it against the chain (deadline in chain time, the swapper's nonce), re-plans the legs from a fresh read of its
+// adapters and sends `Executor.fill(order, protocolSignature, swapInputs, "0x")` through the sequential sender.
+// Orders are handled one at a time, oldest first.
+import { setTimeout as sleep } from "node:timers/promises";
+import { type Address, encodeFunctionData, type Hex, isAddressEqual } from "viem";
+import { executorAbi, reactorAbi } from "../../chain/abis.ts";
+import type { ChainPublicClient } from "../../chain/client.ts";
+import { decodeOrder, hashOrder, type Order, type SwapInput } from "../../chain/order.ts";
+import type { Logger } from "../../logger.ts";
+import type { SolverChainView } from "./chain-view.ts";
+import type { OpenOrder, OrdersClient } from "./orders-client.ts";
+import { allocate } from "./pricing.ts";
+import { BroadcastFailedError, type SequentialSender } from "./sender.ts";
+
+/** Why an order is left alone for good (until it leaves the open list). */
+export type SkipReason =
+  | "undecodable"
+  | "hash_mismatch"
+  | "other_filler"
+  | "mixed_output_tokens"
+  | "unknown_token"
+  | "expired"
+  | "nonce_used";
+
+export type FillPlan =
+  | { kind: "ready"; swapInputs: SwapInput[]; amountOut: bigint }
+  /**
+   * The adapters cannot take the whole input (`capacity`), or their output does not cover the committed outputs
+   * (`outputs`): tried again at the next poll.
+   */
+  | { kind: "short"; reason: "capacity" | "outputs"; available: bigint; needed: bigint };
+
+export interface OrderFillerOptions {
+  executor: Address;
+  reactor: Address;
+  pollIntervalMs: number;
+  client: ChainPublicClient;
+  chain: SolverChainView;
+  sender: SequentialSender;
+  orders: OrdersClient;
+  logger: Logger;
+}
+
+export class OrderFiller {
+  readonly #options: OrderFillerOptions;
+  readonly #logger: Logger;
+  /** Orders skipped for good, by order hash. */
+  readonly #skipped = new Map<string, SkipReason>();
+  /** The last passing condition logged per order (logged again only when it changes). */
+  readonly #waiting = new Map<string, string>();
+
+  constructor(options: OrderFillerOptions) {
+    this.#options = options;
+    this.#logger = options.logger;
+  }
+
+  /** Waits for the sender to be idle (restart recovery), then polls until the signal aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    try {
+      await this.#options.sender.waitUntilIdle(signal);
+      while (!signal.aborted) {
+        try {
+          await this.pollOnce(signal);
+        } catch (error) {
+          if (signal.aborted) break;
+          this.#logger.warn({ err: error }, "order poll failed; retrying");
+        }
+        await sleep(this.#options.pollIntervalMs, undefined, { signal });
+      }
+    } catch (error) {
+      if (!signal.aborted) throw error;
+    }
+  }
+
+  async pollOnce(signal: AbortSignal): Promise<void> {
+    const orders = await this.#options.orders.openOrders(signal);
+    this.#logger.debug({ open: orders.length }, "open orders polled");
+    const open = new Set(orders.map((order) => order.orderHash.toLowerCase()));
+    for (const map of [this.#skipped, this.#waiting]) {
+      for (const hash of map.keys()) if (!open.has(hash)) map.delete(hash);
+    }
+    for (const order of orders) {
+      signal.throwIfAborted();
+      await this.#consider(order, signal);
+    }
+  }
+
+  async #consider(record: OpenOrder, signal: AbortSignal): Promise<void> {
+    const orderHash = record.orderHash.toLowerCase() as Hex;
+    const { sender, executor } = this.#options;
+    if (this.#skipped.has(orderHash) || sender.hasSent(orderHash)) return;
+    // Without execution fields the order is not (or no longer) this solver's to fill.
+    if (!record.encodedOrder || !record.protocolSignature) return;
+
+    let order: Order;
+    try {
+      order = decodeOrder(record.encodedOrder as Hex);
+    } catch {
+      return this.#skip(orderHash, "undecodable");
+    }
+    if (hashOrder(order).toLowerCase() !== orderHash) return this.#skip(orderHash, "hash_mismatch");
+    if (!isAddressEqual(order.filler, executor))
+      return this.#skip(orderHash, "other_filler", { filler: order.filler });
+    const tokenOut = order.outputs[0]?.token;
+    if (!tokenOut || order.outputs.some((output) => !isAddressEqual(output.token, tokenOut))) {
+      return this.#skip(orderHash, "mixed_output_tokens");
+    }
+
+    const block = await this.#options.client.getBlock({ blockTag: "latest" });
+    if (block.timestamp > order.request.deadline) {
+      return this.#skip(orderHash, "expired", {
+        chainTime: block.timestamp.toString(),
+        deadline: order.request.deadline.toString(),
+      });
+    }
+    const used = await this.#options.client.readContract({
+      address: this.#options.reactor,
+      abi: reactorAbi,
+      functionName: "isUsedNonce",
+      args: [order.swapper, order.request.nonce],
+      blockNumber: block.number,
+    });
+    if (used) return this.#skip(orderHash, "nonce_used", { nonce: order.request.nonce.toString() });
+
+    const plan = await this.plan(order, block.number);
+    if (plan === null) return this.#skip(orderHash, "unknown_token");
+    if (plan.kind === "short") {
+      return this.#wait(orderHash, `insufficient_liquidity:${plan.reason}`, {
+        available: plan.available.toString(),
+        needed: plan.needed.toString(),
+      });
+    }
+
+    const data = encodeFunctionData({
+      abi: executorAbi,
+      functionName: "fill",
+      args: [order, record.protocolSignature as Hex, plan.swapInputs, "0x"],
+    });
+    const legs = plan.swapInputs.map((input) => ({
+      adapter: input.adapter,
+      amountIn: input.swap.amountIn.toString(),
+      amountOut: input.swap.amountOut.toString(),
+    }));
+    try {
+      const outcome = await sender.send({ key: orderHash, to: executor, data }, signal);
+      switch (outcome.kind) {
+        case "mined":
+          this.#waiting.delete(orderHash);
+          this.#logger.info(
+            {
+              orderHash,
+              orderId: record.orderId,
+              txHash: outcome.hash,
+              blockNumber: outcome.blockNumber,
+              legs,
+            },
+            "order filled",
+          );
+          return;
+        case "reverted":
+          this.#logger.error(
+            { orderHash, orderId: record.orderId, txHash: outcome.hash, error: outcome.error ?? "unknown" },
+            "fill reverted on-chain",
+          );
+          return;
+        case "rejected":
+          return this.#wait(orderHash, `would_revert:${outcome.error ?? "unknown"}`, {
+            detail: outcome.detail,
+          });
+        case "duplicate":
+          return;
+      }
+    } catch (error) {
+      if (error instanceof BroadcastFailedError) {
+        this.#logger.warn({ orderHash, err: error }, "fill not broadcast; retrying at the next poll");
+        return;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The legs of a fill, from the adapters' state at `blockNumber`: the input allocated greedily to the best direct
+   * legs, each `Swap{recipient: executor, tokenIn, amountIn, amountOut}`; ready when the legs cover the committed
+   * outputs (all of one token). Null when a token has no `decimals()`.
+   */
+  async plan(order: Order, blockNumber: bigint): Promise<FillPlan | null> {
+    const tokenIn = order.request.tokenIn;
+    const tokenOut = order.outputs[0]!.token;
+    const decimals = await this.#options.chain.pairDecimals(tokenIn, tokenOut);
+    if (!decimals) return null;
+    const legs = await this.#options.chain.directLegs({ tokenIn, tokenOut, decimals, blockNumber });
+    const needed = order.outputs.reduce((sum, output) => sum + output.amount, 0n);
+    const allocation = allocate(order.request.amountIn, legs, decimals);
+    if (allocation.kind === "insufficient") {
+      return {
+        kind: "short",
+        reason: "capacity",
+        available: allocation.placeable,
+        needed: order.request.amountIn,
+      };
+    }
+    if (allocation.amountOut < needed) {
+      return { kind: "short", reason: "outputs", available: allocation.amountOut, needed };
+    }
+    return {
+      kind: "ready",
+      amountOut: allocation.amountOut,
+      swapInputs: allocation.legs.map((leg) => ({
+        adapter: leg.adapter,
+        swap: {
+          recipient: this.#options.executor,
+          tokenIn,
+          amountIn: leg.amountIn,
+          amountOut: leg.amountOut,
+        },
+      })),
+    };
+  }
+
+  #skip(orderHash: Hex, reason: SkipReason, details: Record<string, unknown> = {}): void {
+    this.#skipped.set(orderHash, reason);
+    this.#waiting.delete(orderHash);
+    this.#logger.info({ orderHash, reason, ...details }, "order skipped");
+  }
+
+  #wait(orderHash: Hex, reason: string, details: Record<string, unknown>): void {
+    if (this.#waiting.get(orderHash) === reason) return;
+    this.#waiting.set(orderHash, reason);
+    this.#logger.warn(
+      { orderHash, reason, ...details },
+      "order not fillable now; trying again at the next poll",
+    );
+  }
+}

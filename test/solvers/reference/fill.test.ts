@@ -1,0 +1,440 @@
+// The reference solver end to end on anvil: a Sluice swap server on PGlite registers it as a solver; a swapper
+// quotes, signs and posts an order; the solver learns it won from GET /orders and fills it on-chain through its
+// Executor, split over two adapters. Also: an order past its deadline in chain time and an order whose nonce was
+// invalidated are skipped, and a solver restarted while its fill is in flight does not send it again.
+// The API status of a filled order is the indexer's business: these tests assert on-chain effects.
+import { type Address, type Hex, maxUint256, parseEventLogs } from "viem";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { liquidLaneAdapterViewAbi, reactorAbi, testERC20Abi } from "../../../src/chain/abis.ts";
+import { hashOrder, type Request, signRequest } from "../../../src/chain/order.ts";
+import { ManualClock } from "../../../src/clock.ts";
+import type { Database } from "../../../src/db/client.ts";
+import type { App } from "../../../src/http/server.ts";
+import { OrderRepository } from "../../../src/orders/repository.ts";
+import { OrdersResponseSchema } from "../../../src/orders/schemas.ts";
+import { type ReferenceSolver, startReferenceSolver } from "../../../src/solvers/reference/main.ts";
+import { withMargin } from "../../../src/solvers/reference/pricing.ts";
+import { QuoteResponseSchema } from "../../../src/swap/schemas.ts";
+import { useTestChain } from "../../support/anvil.ts";
+import { createTestDatabase } from "../../support/db.ts";
+import { createSwapTestApp } from "../../support/swap.ts";
+import {
+  type CapturedLogs,
+  captureLogs,
+  deploySecondUsdAdapter,
+  type LateListener,
+  type LogEntry,
+  SOLVER_ID,
+  SOLVER_SECRET,
+  solverConfig,
+  solverKey,
+  startLateListener,
+} from "./support.ts";
+
+const RWA = 10n ** 18n;
+const USD = 10n ** 6n;
+const MARGIN_BPS = 10;
+
+const chain = useTestChain();
+let secondAdapter: Address;
+// One database for the file (a PGlite takes seconds to open); each test retires its open orders at the end.
+let database: Database;
+
+beforeAll(async () => {
+  database = await createTestDatabase("pglite");
+  for (const swapper of [chain.accounts.swapper, chain.accounts.swapper2]) {
+    const hash = await chain.wallet(swapper).writeContract({
+      address: chain.core.tokens.rwa,
+      abi: testERC20Abi,
+      functionName: "approve",
+      args: [chain.core.reactor, maxUint256],
+    });
+    await chain.publicClient.waitForTransactionReceipt({ hash });
+  }
+  // A better rate (1.002 before the min discount) but only 300 tUSD to release: the best leg until it is full.
+  secondAdapter = await deploySecondUsdAdapter(chain, {
+    oraclePrice: 1_002n * 10n ** 15n,
+    limit: 300n * USD,
+    liquidity: 1_000n * USD,
+  });
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+interface Flow {
+  app: App;
+  listener: LateListener;
+  clock: ManualClock;
+  solver: ReferenceSolver;
+  logs: CapturedLogs;
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  // Stopped before the chain is reverted (the file's afterEach runs after this one).
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function adapters(): Address[] {
+  return [chain.core.adapters.usd, chain.core.adapters.usdt, secondAdapter];
+}
+
+async function startSolver(apiUrl: string): Promise<{ solver: ReferenceSolver; logs: CapturedLogs }> {
+  const logs = captureLogs();
+  const solver = await startReferenceSolver(
+    solverConfig(chain, { apiUrl, adapters: adapters(), marginBps: MARGIN_BPS }),
+    { sharedSecret: SOLVER_SECRET, privateKey: solverKey(), logger: logs.logger },
+  );
+  let stopped = false;
+  cleanups.push(async () => {
+    if (!stopped) await solver.stop();
+  });
+  return {
+    logs,
+    solver: {
+      ...solver,
+      stop: async () => {
+        stopped = true;
+        await solver.stop();
+      },
+    },
+  };
+}
+
+/**
+ * The chain is reverted after each test, so the test's orders could be filled again by the next test's solver:
+ * they leave the open list, as if the swapper had cancelled them.
+ */
+async function retireOpenOrders(app: App): Promise<void> {
+  const listed = OrdersResponseSchema.parse(
+    (await app.inject({ url: "/api/v1/orders?orderStatus=open" })).json(),
+  );
+  const repository = new OrderRepository(database);
+  for (const order of listed.orders) {
+    await repository.changeStatus({
+      orderId: order.orderId,
+      from: "open",
+      to: "cancelled",
+      reason: "test chain reverted",
+      at: new Date(),
+    });
+  }
+}
+
+/** A Sluice swap server on the file's database with the reference solver as its one solver. */
+async function startFlow(): Promise<Flow> {
+  const listener = await startLateListener();
+  cleanups.push(() => listener.close());
+  const { solver, logs } = await startSolver(`${listener.url}/api/v1`);
+  const clock = new ManualClock(Number(await chain.now()) * 1000);
+  const { app } = await createSwapTestApp(chain, database, {
+    clock,
+    solvers: [
+      { id: SOLVER_ID, endpoint: solver.url, secret: SOLVER_SECRET, filler: chain.core.executors[0]! },
+    ],
+    deployment: { adapters: adapters().map((address) => ({ address })) },
+  });
+  cleanups.push(async () => {
+    await retireOpenOrders(app);
+    await app.close();
+  });
+  listener.attach((req, res) => app.routing(req, res));
+  return { app, listener, clock, solver, logs };
+}
+
+interface PlacedOrder {
+  orderId: string;
+  orderHash: Hex;
+  nonce: bigint;
+  deadline: bigint;
+  quotedAmount: bigint;
+  committed: Array<{ token: string; recipient: string; amount: bigint }>;
+}
+
+/** Quote → sign → POST /order, as a wallet would; answers the order as GET /orders shows it. */
+async function placeOrder(
+  flow: Flow,
+  amountIn: bigint,
+  swapper = chain.accounts.swapper,
+): Promise<PlacedOrder> {
+  const quote = await flow.app.inject({
+    method: "POST",
+    url: "/api/v1/quote",
+    payload: {
+      tokenInChainId: chain.chainId,
+      tokenOutChainId: chain.chainId,
+      tokenIn: chain.core.tokens.rwa,
+      tokenOut: chain.core.tokens.usd,
+      type: "EXACT_INPUT",
+      amount: amountIn.toString(),
+      swapper: swapper.address,
+      outputs: [{ token: chain.core.tokens.usd }],
+    },
+  });
+  expect(quote.statusCode, quote.body).toBe(200);
+  const entry = QuoteResponseSchema.parse(quote.json()).quotes[0]!;
+  expect(entry.solver.id).toBe(SOLVER_ID);
+  const v = entry.signatureData.value;
+  const request: Request = {
+    tokenIn: v.tokenIn as Address,
+    amountIn: BigInt(v.amountIn),
+    outputs: v.outputs.map((o) => ({
+      token: o.token as Address,
+      amount: BigInt(o.amount),
+      recipient: o.recipient as Address,
+    })),
+    deadline: BigInt(v.deadline),
+    nonce: BigInt(v.nonce),
+    protocol: v.protocol as Address,
+  };
+  const signature = await signRequest(
+    swapper,
+    { chainId: chain.chainId, reactor: chain.core.reactor },
+    request,
+  );
+  const order = await flow.app.inject({
+    method: "POST",
+    url: "/api/v1/order",
+    payload: { quote: entry.quote, signature },
+  });
+  expect(order.statusCode, order.body).toBe(200);
+  const orderId = order.json().orderId as string;
+  const listed = await flow.app.inject({ url: `/api/v1/orders?orderId=${orderId}` });
+  const record = OrdersResponseSchema.parse(listed.json()).orders[0]!;
+  return {
+    orderId,
+    orderHash: record.orderHash as Hex,
+    nonce: request.nonce,
+    deadline: request.deadline,
+    quotedAmount: BigInt(entry.quote.aggregatedOutputs[0]!.amount),
+    committed: record.outputs.map((o) => ({ ...o, amount: BigInt(o.amount) })),
+  };
+}
+
+function balanceOf(token: Address, owner: Address): Promise<bigint> {
+  return chain.publicClient.readContract({
+    address: token,
+    abi: testERC20Abi,
+    functionName: "balanceOf",
+    args: [owner],
+  });
+}
+
+function solverNonce(): Promise<number> {
+  return chain.publicClient.getTransactionCount({
+    address: chain.accounts.solver.address,
+    blockTag: "latest",
+  });
+}
+
+function isUsedNonce(swapper: Address, nonce: bigint): Promise<boolean> {
+  return chain.publicClient.readContract({
+    address: chain.core.reactor,
+    abi: reactorAbi,
+    functionName: "isUsedNonce",
+    args: [swapper, nonce],
+  });
+}
+
+/** Every `Fill` of the Reactor since `fromBlock`, by order hash. */
+async function fillsSince(fromBlock: bigint): Promise<Hex[]> {
+  const logs = await chain.publicClient.getContractEvents({
+    address: chain.core.reactor,
+    abi: reactorAbi,
+    eventName: "Fill",
+    fromBlock,
+    toBlock: "latest",
+  });
+  return logs.map((log) => hashOrder(log.args.order!));
+}
+
+const skipped = (orderHash: Hex, reason: string) => (entry: LogEntry) =>
+  entry.msg === "order skipped" && entry.orderHash === orderHash && entry.reason === reason;
+
+describe("reference solver on anvil with a Sluice swap server", () => {
+  it("fills a won order on-chain over the best legs, paying exactly the committed outputs, once", async () => {
+    const flow = await startFlow();
+    const { core, accounts } = chain;
+    const swapper = accounts.swapper.address;
+    const executor = core.executors[0]!;
+    const startBlock = await chain.publicClient.getBlockNumber();
+    const nonceBefore = await solverNonce();
+    const before = {
+      swapperRwa: await balanceOf(core.tokens.rwa, swapper),
+      swapperUsd: await balanceOf(core.tokens.usd, swapper),
+      executorUsd: await balanceOf(core.tokens.usd, executor),
+      firstAdapterRwa: await balanceOf(core.tokens.rwa, core.adapters.usd),
+      secondAdapterRwa: await balanceOf(core.tokens.rwa, secondAdapter),
+    };
+
+    const placed = await placeOrder(flow, 1000n * RWA);
+    const filled = await flow.logs.waitFor(
+      (e) => e.msg === "order filled" && e.orderHash === placed.orderHash,
+      {
+        what: "the fill",
+      },
+    );
+
+    // The Fill event is this order, with the committed outputs.
+    const receipt = await chain.publicClient.getTransactionReceipt({ hash: filled.txHash as Hex });
+    expect(receipt.status).toBe("success");
+    expect(receipt.from.toLowerCase()).toBe(accounts.solver.address.toLowerCase());
+    expect(receipt.to?.toLowerCase()).toBe(executor.toLowerCase());
+    const events = parseEventLogs({ abi: reactorAbi, logs: receipt.logs, eventName: "Fill" });
+    expect(events).toHaveLength(1);
+    expect(hashOrder(events[0]!.args.order)).toBe(placed.orderHash);
+    expect(events[0]!.args.order.filler.toLowerCase()).toBe(executor.toLowerCase());
+    expect(events[0]!.args.order.outputs.map((o) => o.amount)).toEqual(placed.committed.map((o) => o.amount));
+    expect(await isUsedNonce(swapper, placed.nonce)).toBe(true);
+
+    // Two legs, best rate first: the second adapter up to its 300 tUSD, the first one for the rest.
+    const legs = filled.legs as Array<{ adapter: string; amountIn: string; amountOut: string }>;
+    expect(legs.map((leg) => leg.adapter.toLowerCase())).toEqual([
+      secondAdapter.toLowerCase(),
+      core.adapters.usd.toLowerCase(),
+    ]);
+    const legIn = legs.map((leg) => BigInt(leg.amountIn));
+    const legOut = legs.map((leg) => BigInt(leg.amountOut));
+    expect(legIn[0]! + legIn[1]!).toBe(1000n * RWA);
+    expect(legOut[0]).toBe(300n * USD - 1n);
+    const remainingCapacity = await chain.publicClient.readContract({
+      address: secondAdapter,
+      abi: liquidLaneAdapterViewAbi,
+      functionName: "getMaxAssets",
+      args: [core.tokens.rwa],
+    });
+    expect(remainingCapacity).toBe(1n);
+
+    // The quote was what the same legs pay, less the margin; the hard round met it exactly.
+    const committedTotal = placed.committed.reduce((sum, o) => sum + o.amount, 0n);
+    expect(placed.quotedAmount).toBe(withMargin(legOut[0]! + legOut[1]!, MARGIN_BPS));
+    expect(committedTotal).toBe(placed.quotedAmount);
+
+    // Balances moved by exactly the order: the input to the adapters by leg, the committed outputs to the
+    // swapper, and what the legs released beyond them stays with the Executor (the solver's margin).
+    expect(await balanceOf(core.tokens.rwa, swapper)).toBe(before.swapperRwa - 1000n * RWA);
+    expect(await balanceOf(core.tokens.usd, swapper)).toBe(before.swapperUsd + committedTotal);
+    expect(await balanceOf(core.tokens.rwa, secondAdapter)).toBe(before.secondAdapterRwa + legIn[0]!);
+    expect(await balanceOf(core.tokens.rwa, core.adapters.usd)).toBe(before.firstAdapterRwa + legIn[1]!);
+    expect(await balanceOf(core.tokens.usd, executor)).toBe(
+      before.executorUsd + legOut[0]! + legOut[1]! - committedTotal,
+    );
+
+    // The API still lists the order as open (no indexer here): later polls see it and send nothing.
+    let last = filled;
+    for (let i = 0; i < 3; i++) {
+      last = await flow.logs.waitFor((e) => e.msg === "open orders polled" && e.open === 1, { after: last });
+    }
+    expect(await solverNonce()).toBe(nonceBefore + 1);
+    expect(await fillsSince(startBlock)).toEqual([placed.orderHash]);
+  });
+
+  it("skips an order whose deadline has passed in chain time", async () => {
+    const flow = await startFlow();
+    const swapper = chain.accounts.swapper.address;
+    const rwaBefore = await balanceOf(chain.core.tokens.rwa, swapper);
+    const nonceBefore = await solverNonce();
+    // Sluice is unreachable for the solver's poll while the order ages past its deadline.
+    flow.listener.holdOrders(true);
+    const placed = await placeOrder(flow, 10n * RWA);
+    const now = await chain.now();
+    await chain.increaseTime(Number(placed.deadline - now) + 5);
+    expect(await chain.now()).toBeGreaterThan(placed.deadline);
+    flow.listener.holdOrders(false);
+
+    const entry = await flow.logs.waitFor(skipped(placed.orderHash, "expired"), { what: "the expired skip" });
+    expect(BigInt(entry.chainTime as string)).toBeGreaterThan(placed.deadline);
+    expect(flow.logs.entries.some((e) => e.msg === "order poll failed; retrying")).toBe(true);
+    expect(await isUsedNonce(swapper, placed.nonce)).toBe(false);
+    expect(await balanceOf(chain.core.tokens.rwa, swapper)).toBe(rwaBefore);
+    expect(await solverNonce()).toBe(nonceBefore);
+  });
+
+  it("skips an order whose nonce the swapper invalidated", async () => {
+    const flow = await startFlow();
+    const swapper = chain.accounts.swapper2;
+    const rwaBefore = await balanceOf(chain.core.tokens.rwa, swapper.address);
+    const nonceBefore = await solverNonce();
+    const startBlock = await chain.publicClient.getBlockNumber();
+    flow.listener.holdOrders(true);
+    const placed = await placeOrder(flow, 10n * RWA, swapper);
+    const hash = await chain.wallet(swapper).writeContract({
+      address: chain.core.reactor,
+      abi: reactorAbi,
+      functionName: "invalidateNonce",
+      args: [placed.nonce],
+    });
+    await chain.publicClient.waitForTransactionReceipt({ hash });
+    flow.listener.holdOrders(false);
+
+    await flow.logs.waitFor(skipped(placed.orderHash, "nonce_used"), { what: "the used-nonce skip" });
+    expect(await balanceOf(chain.core.tokens.rwa, swapper.address)).toBe(rwaBefore);
+    expect(await solverNonce()).toBe(nonceBefore);
+    expect(await fillsSince(startBlock)).toEqual([]);
+  });
+
+  it("after a restart with its fill still in flight, waits for it and does not send the order again", async () => {
+    const flow = await startFlow();
+    const startBlock = await chain.publicClient.getBlockNumber();
+    const nonceBefore = await solverNonce();
+    const usdBefore = await balanceOf(chain.core.tokens.usd, chain.accounts.swapper.address);
+    // Blocks are mined by hand from here: the first run's transaction stays pending across the restart.
+    await chain.testClient.setAutomine(false);
+    try {
+      const placed = await placeOrder(flow, 10n * RWA);
+      const sent = await flow.logs.waitFor(
+        (e) => e.msg === "transaction sent" && e.key === placed.orderHash,
+        {
+          what: "the first run's fill transaction",
+        },
+      );
+      await flow.solver.stop();
+
+      const restarted = await startSolver(`${flow.listener.url}/api/v1`);
+      await restarted.logs.waitFor((e) => e.msg === "waiting for in-flight transactions before filling", {
+        what: "the restarted solver to see the transaction in flight",
+      });
+      await chain.mine(1);
+      await restarted.logs.waitFor((e) => e.msg === "sender ready: no transaction in flight");
+      await restarted.logs.waitFor(skipped(placed.orderHash, "nonce_used"), {
+        what: "the restarted solver to skip the order its first run filled",
+      });
+
+      const receipt = await chain.publicClient.getTransactionReceipt({ hash: sent.hash as Hex });
+      expect(receipt.status).toBe("success");
+      expect(await solverNonce()).toBe(nonceBefore + 1);
+      expect(await fillsSince(startBlock)).toEqual([placed.orderHash]);
+      expect(await balanceOf(chain.core.tokens.usd, chain.accounts.swapper.address)).toBe(
+        usdBefore + placed.committed[0]!.amount,
+      );
+      expect(restarted.logs.entries.some((e) => e.msg === "transaction sent")).toBe(false);
+    } finally {
+      await chain.testClient.setAutomine(true);
+    }
+  });
+
+  it("declines through Sluice when its adapters cannot take the whole amount (404 NO_QUOTES)", async () => {
+    const flow = await startFlow();
+    // 1,000,300 tUSD of capacity in all: two million tRWA cannot be placed.
+    const response = await flow.app.inject({
+      method: "POST",
+      url: "/api/v1/quote",
+      payload: {
+        tokenInChainId: chain.chainId,
+        tokenOutChainId: chain.chainId,
+        tokenIn: chain.core.tokens.rwa,
+        tokenOut: chain.core.tokens.usd,
+        type: "EXACT_INPUT",
+        amount: (2_000_000n * RWA).toString(),
+        swapper: chain.accounts.swapper.address,
+        outputs: [{ token: chain.core.tokens.usd }],
+      },
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe("NO_QUOTES");
+    const line = await flow.logs.waitFor((e) => e.msg === "quote request" && e.status === 204);
+    expect(line.declined).toBe("insufficient_capacity");
+  });
+});
