@@ -1,0 +1,254 @@
+// The devnet as `npm start` runs it, in-process on a temporary data directory: the dev helpers fund wallets on the
+// chain, a swap goes through the bundled solvers, and a restart on the same directory keeps the chain, the
+// deployment and the database.
+import { existsSync, readFileSync } from "node:fs";
+import { type Address, createWalletClient, erc20Abi, type Hex, http } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Request, signRequest } from "../../src/chain/order.ts";
+import {
+  DevFaucetFundResponseSchema,
+  DevFaucetResponseSchema,
+  DevFundResponseSchema,
+} from "../../src/devnet/dev-routes.ts";
+import { NATIVE_TOKEN } from "../../src/devnet/faucet.ts";
+import type { DevnetService } from "../../src/devnet/service.ts";
+import { OrdersResponseSchema } from "../../src/orders/schemas.ts";
+import {
+  CheckApprovalResponseSchema,
+  OrderResponseSchema,
+  QuoteResponseSchema,
+} from "../../src/swap/schemas.ts";
+import { balancesOf, devnetClient, getJson, postJson, startTestDevnet, temporaryDataDir } from "./support.ts";
+
+const ONE_RWA = 10n ** 18n;
+
+describe("devnet", () => {
+  const dataDir = temporaryDataDir();
+  let devnet: DevnetService & { readyMs: number };
+  let api: string;
+  /** Funded by POST /dev/faucet before the restart, checked after it. */
+  const fundedWallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase() as Address;
+  let bundle: Array<{ token: Address; amount: bigint }> = [];
+  let orderId: string | undefined;
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet(dataDir.path);
+    api = devnet.service.apiUrl;
+    // Measured, not asserted (the machine's load decides it): the target is under 10 s.
+    console.info(
+      `devnet ready in ${devnet.readyMs} ms (fresh data directory; chain part ${devnet.chain.startupMs} ms)`,
+    );
+  });
+  afterAll(async () => {
+    await devnet?.service.shutdown();
+    dataDir.remove();
+  });
+
+  it("keeps its files in the data directory and serves a local deployment on chain 31337", () => {
+    const { files } = devnet.chain;
+    for (const file of [files.anvilState, files.record, files.deployment]) {
+      expect(file.startsWith(dataDir.path)).toBe(true);
+    }
+    expect(existsSync(files.record)).toBe(true);
+    const written = JSON.parse(readFileSync(files.deployment, "utf8"));
+    expect(written).toMatchObject({ local: true, chainId: 31337, reactor: devnet.chain.core.reactor });
+    expect(devnet.chain.deployedNow).toBe(true);
+    expect(devnet.bundled.deployment.solvers.map((s) => [s.id, s.logo, s.internal])).toEqual([
+      ["sluice_alpha", "sluice-alpha", false],
+      ["sluice_beta", "sluice-beta", false],
+    ]);
+    expect(devnet.bundled.deployment.solvers.map((s) => s.filler)).toEqual(devnet.chain.core.executors);
+  });
+
+  it("GET /dev/faucet lists ETH, tRWA, tUSD and tUSDT, with the request id", async () => {
+    const response = await getJson(`${api}/dev/faucet`);
+    expect(response.status).toBe(200);
+    const body = DevFaucetResponseSchema.parse(response.json);
+    expect(body.requestId).toBe(response.headers.get("x-request-id"));
+    expect(body.assets.map((a) => [a.symbol, a.kind, a.decimals])).toEqual([
+      ["ETH", "native", 18],
+      ["tRWA", "erc20", 18],
+      ["tUSD", "erc20", 6],
+      ["tUSDT", "erc20", 6],
+    ]);
+    const { tokens } = devnet.chain.core;
+    expect(body.assets.map((a) => a.token)).toEqual([NATIVE_TOKEN, tokens.rwa, tokens.usd, tokens.usdt]);
+    bundle = body.assets.map((a) => ({ token: a.token, amount: BigInt(a.amount) }));
+    expect(bundle.every((asset) => asset.amount > 0n)).toBe(true);
+  });
+
+  it("POST /dev/faucet sends the whole bundle to a new address: the balances are on the chain", async () => {
+    const tokens = bundle.map((asset) => asset.token);
+    expect(await balancesOf(devnet, fundedWallet, tokens)).toEqual(tokens.map(() => 0n));
+    const response = await postJson(`${api}/dev/faucet`, {
+      walletAddress: fundedWallet.toUpperCase().replace("0X", "0x"),
+    });
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    const body = DevFaucetFundResponseSchema.parse(response.json);
+    expect(body.requestId).toBe(response.headers.get("x-request-id"));
+    expect(body.walletAddress).toBe(fundedWallet);
+    expect(body.fundedAssets.map((a) => BigInt(a.amount))).toEqual(bundle.map((a) => a.amount));
+    expect(await balancesOf(devnet, fundedWallet, tokens)).toEqual(bundle.map((a) => a.amount));
+  });
+
+  it("POST /dev/fund sends ETH and the input token", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const response = await postJson(`${api}/dev/fund`, { walletAddress: wallet });
+    expect(response.status, JSON.stringify(response.json)).toBe(200);
+    const body = DevFundResponseSchema.parse(response.json);
+    expect(body).toMatchObject({ walletAddress: wallet.toLowerCase(), token: devnet.chain.core.tokens.rwa });
+    expect(body.requestId).toBe(response.headers.get("x-request-id"));
+    const [eth, rwa, usd] = await balancesOf(devnet, wallet, [
+      NATIVE_TOKEN,
+      devnet.chain.core.tokens.rwa,
+      devnet.chain.core.tokens.usd,
+    ]);
+    expect(eth).toBe(BigInt(body.fundedEth));
+    expect(rwa).toBe(BigInt(body.fundedToken));
+    expect(usd).toBe(0n);
+  });
+
+  it("funds concurrent requests, each completely", async () => {
+    const wallets = [0, 1, 2].map(() => privateKeyToAccount(generatePrivateKey()).address);
+    const responses = await Promise.all(
+      wallets.map((walletAddress) => postJson(`${api}/dev/faucet`, { walletAddress })),
+    );
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
+    for (const wallet of wallets) {
+      expect(
+        await balancesOf(
+          devnet,
+          wallet,
+          bundle.map((a) => a.token),
+        ),
+      ).toEqual(bundle.map((a) => a.amount));
+    }
+  });
+
+  it("answers a bad wallet address with the swap-flow validation envelope", async () => {
+    const response = await postJson(`${api}/dev/faucet`, { walletAddress: "0x1234" });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ error: { code: "VALIDATION_FAILED", status: 400 } });
+  });
+
+  it("runs a swap end to end: both bundled solvers quote, the order is filled on the chain", async () => {
+    const { core } = devnet.chain;
+    const swapper = devnet.chain.accounts.demo[0]!;
+    const amount = 100n * ONE_RWA;
+    const quote = await postJson(`${api}/quote`, {
+      tokenInChainId: 31337,
+      tokenOutChainId: 31337,
+      tokenIn: core.tokens.rwa,
+      tokenOut: core.tokens.usd,
+      type: "EXACT_INPUT",
+      amount: amount.toString(),
+      swapper: swapper.account.address,
+      outputs: [{ token: core.tokens.usd }],
+    });
+    expect(quote.status, JSON.stringify(quote.json)).toBe(200);
+    const quotes = QuoteResponseSchema.parse(quote.json).quotes;
+    // Margins 10 and 30 bps: alpha's quote is the better one.
+    expect(quotes.map((entry) => entry.solver.id)).toEqual(["sluice_alpha", "sluice_beta"]);
+    const best = quotes[0]!;
+
+    const approval = await postJson(`${api}/check_approval`, {
+      walletAddress: swapper.account.address,
+      chainId: 31337,
+      token: core.tokens.rwa,
+      amount: amount.toString(),
+    });
+    expect(approval.status).toBe(200);
+    const { approval: approveTx } = CheckApprovalResponseSchema.parse(approval.json);
+    const wallet = createWalletClient({ account: swapper.account, transport: http(devnet.chain.rpcUrl) });
+    const client = devnetClient(devnet);
+    if (approveTx) {
+      const hash = await wallet.sendTransaction({
+        chain: null,
+        to: approveTx.to,
+        data: approveTx.data as Hex,
+      });
+      await client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+    }
+
+    const value = best.signatureData.value;
+    const request: Request = {
+      tokenIn: value.tokenIn as Address,
+      amountIn: BigInt(value.amountIn),
+      outputs: value.outputs.map((o) => ({
+        token: o.token as Address,
+        amount: BigInt(o.amount),
+        recipient: o.recipient as Address,
+      })),
+      deadline: BigInt(value.deadline),
+      nonce: BigInt(value.nonce),
+      protocol: value.protocol as Address,
+    };
+    const signature = await signRequest(swapper.account, { chainId: 31337, reactor: core.reactor }, request);
+    const before = await client.readContract({
+      address: core.tokens.usd,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [swapper.account.address],
+    });
+    const order = await postJson(`${api}/order`, { quote: best.quote, signature });
+    expect(order.status, JSON.stringify(order.json)).toBe(200);
+    orderId = OrderResponseSchema.parse(order.json).orderId;
+
+    // The winning solver polls GET /orders, fills through its Executor; the indexer sees the Fill.
+    let status = "open";
+    for (let attempt = 0; attempt < 120 && status === "open"; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const orders = OrdersResponseSchema.parse(
+        (await getJson(`${api}/orders?orderId=${orderId}`)).json,
+      ).orders;
+      status = orders[0]?.orderStatus ?? "missing";
+    }
+    expect(status).toBe("filled");
+    const after = await client.readContract({
+      address: core.tokens.usd,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [swapper.account.address],
+    });
+    expect(after - before).toBeGreaterThanOrEqual(BigInt(best.quote.aggregatedOutputs[0]!.amount));
+  });
+
+  it("a restart on the same data directory keeps the chain, the deployment and the database", async () => {
+    const { core, genesisHash } = devnet.chain;
+    const blockBefore = await devnetClient(devnet).getBlockNumber();
+    await devnet.service.shutdown();
+
+    devnet = await startTestDevnet(dataDir.path);
+    api = devnet.service.apiUrl;
+    console.info(`devnet restarted in ${devnet.readyMs} ms (kept data directory)`);
+    expect(devnet.chain.deployedNow).toBe(false);
+    expect(devnet.chain.genesisHash).toBe(genesisHash);
+    expect(devnet.chain.core).toEqual(core);
+    expect(await devnetClient(devnet).getBlockNumber()).toBeGreaterThanOrEqual(blockBefore);
+    expect(
+      await balancesOf(
+        devnet,
+        fundedWallet,
+        bundle.map((a) => a.token),
+      ),
+    ).toEqual(bundle.map((a) => a.amount));
+
+    expect(orderId).toBeDefined();
+    const orders = OrdersResponseSchema.parse(
+      (await getJson(`${api}/orders?orderId=${orderId}`)).json,
+    ).orders;
+    expect(orders.map((o) => [o.orderId, o.orderStatus])).toEqual([[orderId, "filled"]]);
+
+    // The faucet still works on the kept chain (the deployer's nonce comes from the chain, not from memory).
+    const again = await postJson(`${api}/dev/faucet`, { walletAddress: fundedWallet });
+    expect(again.status).toBe(200);
+    expect(
+      await balancesOf(
+        devnet,
+        fundedWallet,
+        bundle.map((a) => a.token),
+      ),
+    ).toEqual(bundle.map((a) => a.amount * 2n));
+  });
+});
