@@ -5,6 +5,7 @@ import { registerImportCommands } from "./import.ts";
 import { registerMigrateCommand } from "./migrate.ts";
 import { registerPointsCommands } from "./points.ts";
 import { registerServeCommand } from "./serve.ts";
+import { registerSolverCommand } from "./solver.ts";
 
 const program = new Command()
   .name("sluice")
@@ -16,6 +17,7 @@ registerDevnetCommand(program);
 registerMigrateCommand(program);
 registerImportCommands(program);
 registerPointsCommands(program);
+registerSolverCommand(program);
 
 try {
   await program.parseAsync(process.argv);
