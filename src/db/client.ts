@@ -2,8 +2,8 @@
 // compiled to WASM) in a data directory or in memory. Both speak the same SQL and run the same migrations.
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import * as schema from "./schema.ts";
@@ -95,7 +95,9 @@ function openPostgres(url: string, poolSize: number): Database {
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir, {
+  // One options object: PGlite ignores the options argument when the data directory argument is undefined.
+  const client = new PGlite({
+    ...(dataDir ? { dataDir } : {}),
     // Same string representation of int8/numeric as on PostgreSQL.
     parsers: { 20: (value: string) => value, 1700: (value: string) => value },
   });

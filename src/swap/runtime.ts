@@ -9,6 +9,8 @@ import { ViemSwapChain } from "../chain/swap-chain.ts";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import type { Deployment } from "../deployment/schema.ts";
+import { ensureChainIdentity } from "../indexer/chain-identity.ts";
+import { ReactorIndexer } from "../indexer/indexer.ts";
 import { InventorySource } from "../inventory/source.ts";
 import type { Logger } from "../logger.ts";
 import { SolverDirectory } from "../solvers/directory.ts";
@@ -25,6 +27,10 @@ export interface SwapRuntimeOptions {
   logger: Logger;
   /** How often the chain head is polled (default 1000 ms). */
   blockPollIntervalMs?: number;
+  /** How often the indexer looks for new blocks (default 1000 ms). */
+  indexerPollIntervalMs?: number;
+  /** Run the Reactor indexer and reconciler in this process (default true). */
+  indexer?: boolean;
   discounts?: DiscountOffers;
   publicClient?: ChainPublicClient;
 }
@@ -33,7 +39,9 @@ export interface SwapRuntime {
   context: SwapContext;
   publicClient: ChainPublicClient;
   blocks: BlockTracker;
-  start(): void;
+  indexer: ReactorIndexer;
+  /** Binds the stored swap state to this chain (resetting it if the chain changed), then starts the workers. */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,11 +84,35 @@ export function createSwapRuntime(options: SwapRuntimeOptions): SwapRuntime {
     logger: options.logger,
     newNonce: randomNonce,
   };
+  const indexer = new ReactorIndexer({
+    database: options.database,
+    client: publicClient,
+    reactor: deployment.reactor,
+    ...(deployment.multicall ? { multicall: deployment.multicall } : {}),
+    confirmationDepth: deployment.confirmationDepth,
+    startBlock: BigInt(deployment.startBlock),
+    clock: options.clock,
+    logger: options.logger.child({ worker: "indexer" }),
+    pollIntervalMs: options.indexerPollIntervalMs ?? 1000,
+  });
   return {
     context,
     publicClient,
     blocks,
-    start: () => blocks.start(),
-    stop: async () => blocks.stop(),
+    indexer,
+    async start() {
+      const genesis = await publicClient.getBlock({ blockNumber: 0n });
+      await ensureChainIdentity(
+        options.database,
+        { chainId: deployment.chainId, genesisHash: genesis.hash },
+        options.logger,
+      );
+      blocks.start();
+      if (options.indexer ?? true) indexer.start();
+    },
+    async stop() {
+      blocks.stop();
+      await indexer.stop();
+    },
   };
 }

@@ -1,0 +1,53 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../src/db/client.ts";
+import { ensureChainIdentity } from "../../src/indexer/chain-identity.ts";
+import { silentLogger } from "../../src/logger.ts";
+import { createTestDatabase, databaseKinds } from "../support/db.ts";
+
+const GENESIS_A = `0x${"a".repeat(64)}` as const;
+const GENESIS_B = `0x${"b".repeat(64)}` as const;
+
+describe.each(databaseKinds)("chain identity (%s)", (kind) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const storeQuoteRequest = () =>
+    database.query(
+      `insert into quote_requests (request_id, swapper, token_in, token_out, amount, outputs, routing_preference, created_at)
+       values ($1, $2, $2, $2, 1, '[]', 'BEST_PRICE', now())`,
+      [randomUUID(), `0x${"1".repeat(40)}`],
+    );
+  const countQuoteRequests = async () =>
+    Number((await database.query<{ n: string }>("select count(*) as n from quote_requests"))[0]?.n);
+
+  it("keeps the swap state while the chain is the same, and resets it when the chain changes", async () => {
+    const logger = silentLogger();
+    expect(await ensureChainIdentity(database, { chainId: 31337, genesisHash: GENESIS_A }, logger)).toBe(
+      false,
+    );
+    await storeQuoteRequest();
+    await database.query("insert into dataset_generations (dataset, generation) values ('points', 7)");
+    expect(await ensureChainIdentity(database, { chainId: 31337, genesisHash: GENESIS_A }, logger)).toBe(
+      false,
+    );
+    expect(await countQuoteRequests()).toBe(1);
+
+    expect(await ensureChainIdentity(database, { chainId: 31337, genesisHash: GENESIS_B }, logger)).toBe(
+      true,
+    );
+    expect(await countQuoteRequests()).toBe(0);
+    // Partner data is not chain state.
+    expect(
+      await database.query("select generation from dataset_generations where dataset = 'points'"),
+    ).toEqual([{ generation: "7" }]);
+    await storeQuoteRequest();
+    expect(await ensureChainIdentity(database, { chainId: 1, genesisHash: GENESIS_B }, logger)).toBe(true);
+    expect(await countQuoteRequests()).toBe(0);
+  });
+});
