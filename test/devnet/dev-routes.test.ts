@@ -1,0 +1,82 @@
+// The dev helpers refuse every request (403 DEV_ONLY, the swap-flow envelope) on a deployment that is not a local
+// devnet with a faucet, before looking at the body; and they are documented in the OpenAPI document.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../src/db/client.ts";
+import { parseDeployment } from "../../src/deployment/load.ts";
+import type { Deployment } from "../../src/deployment/schema.ts";
+import { devRoutes } from "../../src/devnet/dev-routes.ts";
+import type { App } from "../../src/http/server.ts";
+import { createTestDatabase } from "../support/db.ts";
+import { createTestServer } from "../support/server.ts";
+
+const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
+
+function deployment(local: boolean): Deployment {
+  return parseDeployment(
+    {
+      name: local ? "someone's anvil" : "sepolia",
+      chainId: local ? 31337 : 11155111,
+      chainName: local ? "anvil" : "Sepolia",
+      local,
+      reactor: address(1),
+      executors: [address(2)],
+      adapterFactory: address(3),
+      protocolSigner: address(4),
+      inputTokens: [{ address: address(5), symbol: "RWA", name: "RWA", decimals: 18, minQuoteAmount: "1" }],
+      outputTokens: [{ address: address(6), symbol: "USD", name: "USD", decimals: 6 }],
+      adapters: [],
+      solvers: [],
+      confirmationDepth: 2,
+    },
+    "test",
+  );
+}
+
+describe("dev helpers off the devnet", () => {
+  let database: Database;
+  const apps: Record<string, App> = {};
+
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+    for (const [name, options] of [
+      ["public network", { deployment: deployment(false) }],
+      ["local deployment without a faucet", { deployment: deployment(true) }],
+    ] as const) {
+      apps[name] = (
+        await createTestServer(database, {}, { plugins: [async (api) => api.register(devRoutes, options)] })
+      ).app;
+    }
+  });
+  afterAll(async () => {
+    for (const app of Object.values(apps)) await app.close();
+    await database?.close();
+  });
+
+  const requests = [
+    { method: "GET", url: "/api/v1/dev/faucet" },
+    { method: "POST", url: "/api/v1/dev/faucet", payload: { walletAddress: address(7) } },
+    { method: "POST", url: "/api/v1/dev/fund", payload: { walletAddress: address(7) } },
+    // Refused before validation: a malformed body still learns it is on the wrong deployment.
+    { method: "POST", url: "/api/v1/dev/fund", payload: { walletAddress: "nope" } },
+  ] as const;
+
+  for (const name of ["public network", "local deployment without a faucet"]) {
+    it.each(requests)(`${name}: $method $url answers 403 DEV_ONLY`, async (request) => {
+      const response = await apps[name]!.inject(request);
+      expect(response.statusCode).toBe(403);
+      const body = response.json();
+      expect(body).toMatchObject({ error: { code: "DEV_ONLY", status: 403 } });
+      expect(body.error.message).toMatch(/local/);
+      expect(response.headers["x-request-id"]).toEqual(expect.any(String));
+    });
+  }
+
+  it("documents the three helpers with their 403", async () => {
+    const document = (await apps["public network"]!.inject({ url: "/api/v1/openapi.json" })).json();
+    expect(Object.keys(document.paths["/dev/faucet"]).sort()).toEqual(["get", "post"]);
+    expect(Object.keys(document.paths["/dev/fund"])).toEqual(["post"]);
+    expect(document.paths["/dev/faucet"].get.responses).toHaveProperty("403");
+    expect(document.paths["/dev/fund"].post.responses).toHaveProperty("403");
+    expect(document.components.schemas).toHaveProperty("DevFaucetResponse");
+  });
+});
