@@ -1,6 +1,13 @@
 // The reference solver's own view of its adapters: one multicall of their state per read (src/chain/adapter-reader)
 // turned into the direct legs its Executor may fill through, plus token decimals (read once, they never change).
-import { type Address, BaseError, ContractFunctionExecutionError, getAddress, isAddressEqual } from "viem";
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  getAddress,
+  isAddressEqual,
+} from "viem";
 import { erc20Abi } from "../../chain/abis.ts";
 import { AdapterReader, type AdapterState } from "../../chain/adapter-reader.ts";
 import type { ChainPublicClient } from "../../chain/client.ts";
@@ -60,9 +67,12 @@ export class SolverChainView {
       return decimals;
     } catch (error) {
       // A revert or empty return data is an answer (not a token); a transport failure is not, and propagates.
-      if (error instanceof ContractFunctionExecutionError) return null;
-      if (error instanceof BaseError && error.walk((e) => e instanceof ContractFunctionExecutionError))
-        return null;
+      const notAToken =
+        error instanceof BaseError &&
+        error.walk(
+          (e) => e instanceof ContractFunctionRevertedError || e instanceof ContractFunctionZeroDataError,
+        );
+      if (notAToken) return null;
       throw error;
     }
   }

@@ -375,6 +375,41 @@ describe("reference solver on anvil with a Sluice swap server", () => {
     expect(await fillsSince(startBlock)).toEqual([]);
   });
 
+  it("logs the named revert of a fill that would fail, sends nothing, and fills once it can", async () => {
+    const flow = await startFlow();
+    const swapper = chain.accounts.swapper2;
+    const nonceBefore = await solverNonce();
+    const approve = async (amount: bigint) => {
+      const hash = await chain.wallet(swapper).writeContract({
+        address: chain.core.tokens.rwa,
+        abi: testERC20Abi,
+        functionName: "approve",
+        args: [chain.core.reactor, amount],
+      });
+      await chain.publicClient.waitForTransactionReceipt({ hash });
+    };
+    flow.listener.holdOrders(true);
+    const placed = await placeOrder(flow, 10n * RWA, swapper);
+    await approve(0n);
+    flow.listener.holdOrders(false);
+
+    const warning = await flow.logs.waitFor(
+      (e) =>
+        e.msg === "order not fillable now; trying again at the next poll" && e.orderHash === placed.orderHash,
+      { what: "the rejected fill" },
+    );
+    expect(warning.reason).toBe("would_revert:ERC20InsufficientAllowance");
+    expect(await solverNonce()).toBe(nonceBefore);
+
+    await approve(maxUint256);
+    await flow.logs.waitFor((e) => e.msg === "order filled" && e.orderHash === placed.orderHash, {
+      what: "the fill after the approval",
+    });
+    expect(await solverNonce()).toBe(nonceBefore + 1);
+    // Logged once while the condition lasted, not at every poll.
+    expect(flow.logs.entries.filter((e) => e.reason === warning.reason)).toHaveLength(1);
+  });
+
   it("after a restart with its fill still in flight, waits for it and does not send the order again", async () => {
     const flow = await startFlow();
     const startBlock = await chain.publicClient.getBlockNumber();

@@ -213,6 +213,11 @@ describe("POST {basePath}/quote", () => {
       "insufficient_capacity",
     ],
     ["an amount too small to pay anything", () => quoteRequest({ amount: "1000" }), "zero_output"],
+    [
+      "an input token that is no token",
+      () => quoteRequest({ tokenIn: `0x${"6".repeat(40)}` }),
+      "unknown_token",
+    ],
   ])("answers 204 to %s", async (_label, build, reason) => {
     const body = build();
     const response = await post(body);
