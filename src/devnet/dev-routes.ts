@@ -4,7 +4,7 @@
 // deployment instead of meeting a 404.
 
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { Address } from "viem";
+import { type Address, zeroAddress } from "viem";
 import { z } from "zod";
 import type { Deployment } from "../deployment/schema.ts";
 import { ApiError, SwapErrorSchema } from "../http/errors.ts";
@@ -26,7 +26,12 @@ export const DevFaucetResponseSchema = z
   .object({ requestId: RequestIdSchema, assets: z.array(DevFaucetAssetSchema) })
   .meta({ id: "DevFaucetResponse" });
 
-export const DevFundRequestSchema = z.object({ walletAddress: AddressSchema }).meta({ id: "DevFundRequest" });
+export const DevFundRequestSchema = z
+  .object({
+    // Tokens refuse to mint to the zero address; saying so here keeps that a 400, not a failed transaction.
+    walletAddress: AddressSchema.refine((address) => address !== zeroAddress, "must not be the zero address"),
+  })
+  .meta({ id: "DevFundRequest" });
 
 export const DevFaucetFundResponseSchema = z
   .object({

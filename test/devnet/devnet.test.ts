@@ -126,11 +126,20 @@ describe("devnet", () => {
     }
   });
 
-  it("answers a bad wallet address with the swap-flow validation envelope", async () => {
-    const response = await postJson(`${api}/dev/faucet`, { walletAddress: "0x1234" });
-    expect(response.status).toBe(400);
-    expect(response.json).toMatchObject({ error: { code: "VALIDATION_FAILED", status: 400 } });
-  });
+  it.each([
+    ["/dev/faucet", "0x1234"],
+    ["/dev/fund", "0x0000000000000000000000000000000000000000"],
+    ["/dev/fund", undefined],
+  ])(
+    "POST %s with walletAddress %s: 400 in the swap-flow validation envelope",
+    async (path, walletAddress) => {
+      const response = await postJson(`${api}${path}`, { walletAddress });
+      expect(response.status).toBe(400);
+      expect(response.json).toMatchObject({
+        error: { code: "VALIDATION_FAILED", status: 400, details: { issues: [{ path: "walletAddress" }] } },
+      });
+    },
+  );
 
   it("runs a swap end to end: both bundled solvers quote, the order is filled on the chain", async () => {
     const { core } = devnet.chain;
