@@ -1,7 +1,7 @@
 // The devnet as `npm start` runs it, in-process on a temporary data directory: the dev helpers fund wallets on the
 // chain, a swap goes through the bundled solvers, and a restart on the same directory keeps the chain, the
 // deployment and the database.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { type Address, createWalletClient, erc20Abi, type Hex, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -259,5 +259,25 @@ describe("devnet", () => {
         bundle.map((a) => a.token),
       ),
     ).toEqual(bundle.map((a) => a.amount * 2n));
+  });
+
+  it("a lost chain is deployed again, and the swap state of the old chain is not mixed in", async () => {
+    const { genesisHash, files } = devnet.chain;
+    await devnet.service.shutdown();
+    rmSync(files.anvilState);
+
+    devnet = await startTestDevnet(dataDir.path);
+    api = devnet.service.apiUrl;
+    expect(devnet.chain.deployedNow).toBe(true);
+    expect(devnet.chain.genesisHash).not.toBe(genesisHash);
+    expect(JSON.parse(readFileSync(files.record, "utf8")).genesisHash).toBe(devnet.chain.genesisHash);
+    const code = await devnetClient(devnet).getCode({ address: devnet.chain.core.reactor });
+    expect(code?.length).toBeGreaterThan(2);
+    // The funds of the old chain are gone with it, and so is its order (DESIGN §8: reset, never mixed).
+    expect(await balancesOf(devnet, fundedWallet, [devnet.chain.core.tokens.rwa])).toEqual([0n]);
+    const orders = OrdersResponseSchema.parse(
+      (await getJson(`${api}/orders?orderId=${orderId}`)).json,
+    ).orders;
+    expect(orders).toEqual([]);
   });
 });
