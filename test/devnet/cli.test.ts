@@ -129,7 +129,8 @@ describe("sluice serve (process)", () => {
     expect(existsSync(join(dirs[0]!.path, "devnet", "anvil-state.json"))).toBe(true);
     await expect(fetch(`${devnet.apiUrl}/health`)).rejects.toThrow();
     await expect(fetch(String(chainReady!.rpcUrl))).rejects.toThrow();
-  });
+    // Two processes, each initialising a fresh embedded database: slow on a loaded 2-core CI machine.
+  }, 240_000);
 
   it("DEPLOYMENT=mainnet without an operator file exits non-zero naming each missing field", async () => {
     const { code, stderr } = await runToExit({ DEPLOYMENT: "mainnet", DATA_DIR: dirs[1]!.path });

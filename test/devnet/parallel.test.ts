@@ -45,5 +45,5 @@ describe("two devnets at once", () => {
         ),
       ).toEqual(bundle.map((a) => BigInt(a.amount)));
     }
-  });
+  }, 180_000);
 });
