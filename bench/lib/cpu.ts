@@ -1,0 +1,33 @@
+// CPU time spent by processes during a run, read from /proc: divided by the requests served it says where
+// a route's time goes (the server's event loop, the database's backends, the load generator itself).
+import { readFileSync } from "node:fs";
+
+// USER_HZ: the unit of utime/stime in /proc/<pid>/stat; 100 on every Linux this runs on.
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU milliseconds a process has used so far (0 once it is gone). */
+export function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may contain spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** Measures the CPU milliseconds a changing set of processes uses between `start` and `stop`. */
+export async function cpuDuring<T>(
+  pids: () => Promise<number[]>,
+  work: () => Promise<T>,
+): Promise<{ result: T; cpuMs: number }> {
+  const before = new Map((await pids()).map((pid) => [pid, processCpuMs(pid)]));
+  const result = await work();
+  let cpuMs = 0;
+  for (const pid of new Set([...before.keys(), ...(await pids())])) {
+    // A process that appeared during the run counts from zero; one that exited is not counted.
+    cpuMs += Math.max(0, processCpuMs(pid) - (before.get(pid) ?? 0));
+  }
+  return { result, cpuMs };
+}

@@ -1,0 +1,164 @@
+// The partner suite's printed report (Markdown, pasted as is into bench/README.md): the machine and its
+// load, the load generator's settings, the dataset and fixtures, one table per database, and the targets.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { type BenchDatabaseKind, benchDatabase } from "../dataset/store.ts";
+import { formatBytes, formatNumber, markdownTable } from "../lib/table.ts";
+import type { DatabaseRun, PartnerReport, RouteMeasurement } from "./partner.ts";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export async function databaseVersion(kind: BenchDatabaseKind): Promise<string> {
+  if (kind === "pglite") {
+    const manifest = JSON.parse(
+      readFileSync(`${ROOT}node_modules/@electric-sql/pglite/package.json`, "utf8"),
+    ) as { version: string };
+    return `PGlite ${manifest.version} (in the server's process)`;
+  }
+  const url = benchDatabase("postgres").serveEnv.DATABASE_URL!;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const result = await client.query<{ server_version: string }>("show server_version");
+    return `PostgreSQL ${result.rows[0]?.server_version ?? "?"} (${new URL(url).host}${new URL(url).pathname})`;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The database's backend processes serving the server under test, for CPU attribution. */
+export interface DatabaseProbe {
+  /** False on PGlite: its "backend" is the server's own process. */
+  backendsVisible: boolean;
+  backendPids(): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+export async function openDatabaseProbe(kind: BenchDatabaseKind): Promise<DatabaseProbe> {
+  if (kind === "pglite")
+    return { backendsVisible: false, backendPids: async () => [], close: async () => {} };
+  const client = new pg.Client({ connectionString: benchDatabase("postgres").serveEnv.DATABASE_URL! });
+  await client.connect();
+  return {
+    backendsVisible: true,
+    async backendPids() {
+      const result = await client.query<{ pid: number }>(
+        "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+      );
+      return result.rows.map((row) => row.pid);
+    },
+    close: () => client.end(),
+  };
+}
+
+export function formatPartnerReport(report: PartnerReport): string {
+  const { machine, options } = report;
+  const lines = [
+    `## Partner API benchmark, ${report.startedAt}`,
+    "",
+    `Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}. ` +
+      `Load average (1 min) ${report.loadAverage.start} at the start and ${report.loadAverage.end} at the end` +
+      (Math.max(report.loadAverage.start, report.loadAverage.end) > machine.cpus
+        ? ": other work competed for the cores, so absolute figures are low and noisy; the ratios compare runs made side by side."
+        : "."),
+    "",
+    `Load: autocannon in the bench process, ${options.connections} connections ` +
+      `(the large vault's list: ${options.largeVaultConnections}), ${options.durationSeconds} s per route after ` +
+      `${options.warmupSeconds} s of unmeasured warm-up, plain GETs without Accept-Encoding (identity bodies). ` +
+      "Server: `sluice serve` in its own process (no DEPLOYMENT: the devnet, whose anvil is a separate process " +
+      "and not in the RSS figures; SLUICE_DEMO_DATA=0; request logs at info, drained). Baselines: bare Fastify " +
+      "in a third process, measured before and after the routes; ratios divide by the mean of the two.",
+    "",
+  ];
+  for (const run of report.runs) lines.push(...formatRun(run), "");
+  lines.push(
+    "How to read the baselines: the targets are stated against the small bare route (`/bare`, a tiny JSON " +
+      "object), as the issue words them. The same-bytes route is plain Fastify sending a byte-identical copy of " +
+      "the `/entities/vaults` body: at that size a request's cost is mostly moving the body through the sockets " +
+      "and autocannon's parser on the same cores, so `× same bytes` shows how far the registry route is from " +
+      "what any Fastify server can do with that body.",
+  );
+  return lines.join("\n");
+}
+
+function formatRun(run: DatabaseRun): string[] {
+  const { dataset } = run;
+  const types = dataset.pointsTypes
+    .map((type) => `${type.name} (${type.decimals} decimals, current ${formatNumber(type.currentRows)} rows)`)
+    .join(", ");
+  const rows = run.routes.map((row) => formatRow(row));
+  return [
+    `### ${run.databaseVersion}`,
+    "",
+    `Dataset: the real registry (${dataset.registry.vaults} vaults, ${dataset.registry.approvedVaults} approved ` +
+      `by the generated overlay; ${dataset.registry.networks} networks, ${dataset.registry.operators} operators); ` +
+      `points types ${types}; ${formatNumber(dataset.snapshots)} snapshots: ${formatNumber(dataset.historicalSnapshots)} ` +
+      `historical of up to ${dataset.historicalRowsEach} rows each plus the current ones. The current sluice ` +
+      `snapshot has ${formatNumber(dataset.currentRows)} receiver rows over ${dataset.vaultsWithPoints} vaults, skewed ` +
+      `(largest ${formatNumber(dataset.largeVault.receivers)}, median ${formatNumber(dataset.medianVault.receivers)}). ` +
+      `Generated in ${dataset.generationSeconds} s (reused while its marker matches).`,
+    "",
+    `Fixtures: large vault \`${dataset.largeVault.address}\`, median vault \`${dataset.medianVault.address}\`, ` +
+      `receiver \`${dataset.receiver.address}\` (in ${dataset.receiver.vaults.length} vaults, all three types), ` +
+      `totals block ${dataset.totalsBlock} (no snapshot there: the nearest of each type is used).`,
+    "",
+    markdownTable(
+      [
+        "route",
+        "conns",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+        "× bare",
+        "× same bytes",
+        "body",
+        "MB/s",
+        "RSS peak MB",
+        "load",
+      ],
+      rows,
+    ),
+    "",
+    "CPU µs/req: CPU time per request of the answering process (server or baseline) / the PostgreSQL backends " +
+      "serving it (– on PGlite, which runs inside the server) / the load generator.",
+    "",
+    `Baselines: \`/bare\` ${formatNumber(run.bareRequestsPerSecond)} req/s, same bytes ` +
+      `${formatNumber(run.sameBodyRequestsPerSecond)} req/s (means of the first and last runs). RSS of baseline rows ` +
+      `is the baseline process's; of every other row, the server's. Server RSS: ${formatNumber(run.serverIdleRssMb)} MB ` +
+      `idle, ${formatNumber(run.serverPeakRssMb)} MB peak over the whole run.`,
+    "",
+    `Targets${run.kind === "postgres" ? " (the issue's, judged on PostgreSQL)" : " (stated for PostgreSQL; shown here for comparison)"}:`,
+    "",
+    markdownTable(
+      ["target", "measured", "result"],
+      run.targets.map((verdict) => [verdict.target, verdict.measured, verdict.pass ? "pass" : "**FAIL**"]),
+    ),
+  ];
+}
+
+function formatRow(row: RouteMeasurement): string[] {
+  const cpu = row.cpuMicrosPerRequest;
+  const failed = row.non2xx + row.errors > 0 ? ` (${row.non2xx} non-2xx, ${row.errors} errors)` : "";
+  return [
+    `${row.label}${failed}`,
+    String(row.connections),
+    formatNumber(row.requestsPerSecond, row.requestsPerSecond < 10 ? 2 : 0),
+    latency(row.p50Ms),
+    latency(row.p99Ms),
+    row.ratioToBare === undefined ? "" : row.ratioToBare.toFixed(2),
+    row.ratioToSameBody === undefined ? "" : row.ratioToSameBody.toFixed(2),
+    formatBytes(row.bodyBytes),
+    formatNumber(row.throughputMBps, 1),
+    formatNumber(row.rssPeakMb),
+    [cpu.server, cpu.database, cpu.client]
+      .map((micros) => (micros === undefined ? "–" : formatNumber(micros)))
+      .join(" / "),
+    String(row.loadAverage),
+  ];
+}
+
+/** autocannon's histogram counts whole milliseconds: 0 means under one. */
+function latency(milliseconds: number): string {
+  return milliseconds === 0 ? "<1" : String(milliseconds);
+}

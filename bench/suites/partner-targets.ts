@@ -1,0 +1,58 @@
+// The issue's acceptance targets, judged from one run's measurements. They are stated for PostgreSQL; the
+// same checks are shown for PGlite for comparison only.
+import type { DatabaseRun, RouteMeasurement, RouteRole } from "./partner.ts";
+
+export interface TargetVerdict {
+  target: string;
+  measured: string;
+  pass: boolean;
+}
+
+export const TARGETS = {
+  registryRatio: 0.6,
+  pointsRatio: 0.3,
+  pointsP99Ms: 20,
+  serverRssMb: 300,
+  /** A buffered answer needs at least its body in memory; a streamed one grows by far less. */
+  streamedGrowthOfBody: 0.5,
+} as const;
+
+export function judgePartnerTargets(run: Omit<DatabaseRun, "targets">): TargetVerdict[] {
+  const route = (role: RouteRole): RouteMeasurement => {
+    const found = run.routes.find((row) => row.role === role);
+    if (!found) throw new Error(`no measurement of ${role}`);
+    return found;
+  };
+  const ratio = (row: RouteMeasurement) => row.ratioToBare ?? 0;
+  const clean = (row: RouteMeasurement) => row.non2xx === 0 && row.errors === 0;
+  const verdicts: TargetVerdict[] = [];
+
+  const registry = route("registry");
+  verdicts.push({
+    target: `/entities/vaults ≥ ${TARGETS.registryRatio} × bare /bare req/s`,
+    measured: `${ratio(registry).toFixed(2)} × (${(registry.ratioToSameBody ?? 0).toFixed(2)} × the same-bytes route)`,
+    pass: clean(registry) && ratio(registry) >= TARGETS.registryRatio,
+  });
+  for (const role of ["receiver", "total"] as const) {
+    const row = route(role);
+    verdicts.push({
+      target: `${row.label} ≥ ${TARGETS.pointsRatio} × bare req/s, p99 < ${TARGETS.pointsP99Ms} ms`,
+      measured: `${ratio(row).toFixed(2)} ×, p99 ${row.p99Ms} ms`,
+      pass: clean(row) && ratio(row) >= TARGETS.pointsRatio && row.p99Ms < TARGETS.pointsP99Ms,
+    });
+  }
+  const large = route("vault-large");
+  const growthMb = large.rssPeakMb - large.rssStartMb;
+  const bodyMb = large.bodyBytes / 1e6;
+  verdicts.push({
+    target: `large vault list streamed with flat memory (RSS growth < ${TARGETS.streamedGrowthOfBody} × body)`,
+    measured: `RSS ${large.rssStartMb.toFixed(0)} → peak ${large.rssPeakMb.toFixed(0)} MB (+${growthMb.toFixed(0)} MB) for a ${bodyMb.toFixed(1)} MB body, ${large.throughputMBps.toFixed(1)} MB/s`,
+    pass: clean(large) && large.total > 0 && growthMb < TARGETS.streamedGrowthOfBody * bodyMb,
+  });
+  verdicts.push({
+    target: `server memory < ${TARGETS.serverRssMb} MB`,
+    measured: `peak RSS ${run.serverPeakRssMb.toFixed(0)} MB (idle ${run.serverIdleRssMb.toFixed(0)} MB)`,
+    pass: run.serverPeakRssMb < TARGETS.serverRssMb,
+  });
+  return verdicts;
+}

@@ -1,0 +1,296 @@
+// The partner API suite: registry and points routes of `sluice serve` on the generated dataset (real
+// registry, 1,000,000 current receiver rows, 1,000 historical snapshots), each beside two bare Fastify
+// baselines measured in the same run, on PostgreSQL and on PGlite. See bench/README.md.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { PartnerDatasetFacts } from "../dataset/partner-dataset.ts";
+import { type BenchDatabaseKind, benchDatabase } from "../dataset/store.ts";
+import { cpuDuring, processCpuMs } from "../lib/cpu.ts";
+import { fetchBody } from "../lib/http.ts";
+import { type LoadResult, runLoad } from "../lib/load.ts";
+import { loadAverage, machineFacts } from "../lib/machine.ts";
+import { type RunningProcess, rssMb, sampleRss, startBare, startSluice } from "../lib/processes.ts";
+import { ensurePartnerDataset } from "./partner-dataset.ts";
+import {
+  type DatabaseProbe,
+  databaseVersion,
+  formatPartnerReport,
+  openDatabaseProbe,
+} from "./partner-report.ts";
+import { judgePartnerTargets, type TargetVerdict } from "./partner-targets.ts";
+import type { BenchSuite, SuiteOptions } from "./types.ts";
+
+/** Which process a row measures, and which figures it is compared with. */
+export type RouteRole =
+  | "bare"
+  | "bare-body"
+  | "registry"
+  | "vault-median"
+  | "vault-large"
+  | "receiver"
+  | "total";
+
+export interface RouteMeasurement extends LoadResult {
+  role: RouteRole;
+  /** What the table shows: the path, with its placeholder named. */
+  label: string;
+  path: string;
+  connections: number;
+  durationSeconds: number;
+  /** Identity-encoded body of one response, fetched before the run. */
+  bodyBytes: number;
+  /** Server (or, for a baseline, baseline process) RSS when the run started and its peak during it. */
+  rssStartMb: number;
+  rssPeakMb: number;
+  loadAverage: number;
+  /**
+   * CPU time per request, in microseconds: of the process answering (server or baseline), of the database's
+   * backends serving it (PostgreSQL only; PGlite runs inside the server), and of the load generator.
+   */
+  cpuMicrosPerRequest: { server: number; database: number | undefined; client: number };
+  /** req/s divided by the small bare route's, and by the same-bytes route's (registry rows only). */
+  ratioToBare?: number;
+  ratioToSameBody?: number;
+}
+
+export interface DatabaseRun {
+  kind: BenchDatabaseKind;
+  databaseVersion: string;
+  dataset: PartnerDatasetFacts;
+  /** Server RSS once it is ready (before any request) and its peak over the whole run, in MB. */
+  serverIdleRssMb: number;
+  serverPeakRssMb: number;
+  /** Mean of the small bare route's two runs (start and end) and of the same-bytes route's. */
+  bareRequestsPerSecond: number;
+  sameBodyRequestsPerSecond: number;
+  routes: RouteMeasurement[];
+  targets: TargetVerdict[];
+}
+
+export interface PartnerRunOptions extends SuiteOptions {
+  /** Connections for the large vault's streamed list (its body is tens of MB). */
+  largeVaultConnections: number;
+  /** Seconds of unmeasured load before each measured run (JIT, caches, connection pool). */
+  warmupSeconds: number;
+}
+
+export const partnerSuite: BenchSuite = {
+  name: "partner",
+  description:
+    "registry and points routes (/entities/vaults, /points/vault/{a}/current, /points/receiver/{a}/current, " +
+    "/points/total/{block}) against bare Fastify, on the 1M-row partner dataset",
+  async run(options) {
+    const runOptions: PartnerRunOptions = {
+      ...options,
+      largeVaultConnections: 1,
+      warmupSeconds: Math.min(2, options.durationSeconds),
+    };
+    const startedAt = new Date().toISOString();
+    const loadAtStart = loadAverage();
+    const runs: DatabaseRun[] = [];
+    for (const kind of options.databases) runs.push(await runOnDatabase(kind, runOptions));
+    const report = {
+      suite: "partner",
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      machine: machineFacts(),
+      loadAverage: { start: loadAtStart, end: loadAverage() },
+      options: runOptions,
+      runs,
+    };
+    return { text: formatPartnerReport(report), json: report };
+  },
+};
+
+export type PartnerReport = {
+  suite: string;
+  startedAt: string;
+  finishedAt: string;
+  machine: ReturnType<typeof machineFacts>;
+  loadAverage: { start: number; end: number };
+  options: PartnerRunOptions;
+  runs: DatabaseRun[];
+};
+
+async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions): Promise<DatabaseRun> {
+  log(`${kind}: ensuring the dataset`);
+  const scale = kind === "pglite" ? options.pgliteScale : 1;
+  const dataset = await ensurePartnerDataset(kind, { regenerate: options.regenerate, scale });
+  const version = await databaseVersion(kind);
+  const target = benchDatabase(kind);
+  log(`${kind}: starting sluice serve`);
+  // No demo data in the benchmark database; request logs on, as in production.
+  const sluice = await startSluice({ ...target.serveEnv, SLUICE_DEMO_DATA: "0", LOG_LEVEL: "info" });
+  const serverPid = sluice.child.pid!;
+  const serverIdleRssMb = rssMb(serverPid);
+  const whole = sampleRss(serverPid);
+  const probe: DatabaseProbe = await openDatabaseProbe(kind);
+  const scratch = mkdtempSync(join(tmpdir(), "sluice-bench-"));
+  let bare: RunningProcess | undefined;
+  try {
+    const routes = partnerRoutes(dataset);
+    const bodies = new Map<RouteRole, Buffer>();
+    for (const route of routes) {
+      const fetched = await fetchBody(`${sluice.baseUrl}${route.path}`);
+      if (fetched.status !== 200) {
+        throw new Error(
+          `${route.path} answered ${fetched.status}: ${fetched.body.subarray(0, 300).toString()}`,
+        );
+      }
+      bodies.set(route.role, fetched.body);
+    }
+    // The second baseline sends a byte-identical copy of the vaults body.
+    const vaultsBodyFile = join(scratch, "entities-vaults.json");
+    writeFileSync(vaultsBodyFile, bodies.get("registry")!);
+    bare = await startBare({ bodyFile: vaultsBodyFile });
+    const bareBody = Buffer.from(JSON.stringify({ status: "ok", items: [1, 2, 3] }));
+
+    const measure = async (
+      role: RouteRole,
+      label: string,
+      url: string,
+      pid: number,
+      connections: number,
+      bodyBytes: number,
+    ): Promise<RouteMeasurement> => {
+      log(`${kind}: ${label} (${connections} connections, ${options.durationSeconds} s)`);
+      await runLoad({ url, connections, durationSeconds: options.warmupSeconds });
+      const loadAverageAtStart = loadAverage();
+      const sampler = sampleRss(pid);
+      const serverCpuBefore = processCpuMs(pid);
+      const clientCpuBefore = process.cpuUsage();
+      // Only the server's requests reach the database; a baseline run's database CPU is other work.
+      const databasePids = pid === serverPid ? probe.backendPids : async () => [];
+      const { result, cpuMs: databaseCpuMs } = await cpuDuring(databasePids, () =>
+        runLoad({ url, connections, durationSeconds: options.durationSeconds }),
+      );
+      const serverCpuMs = processCpuMs(pid) - serverCpuBefore;
+      const clientCpu = process.cpuUsage(clientCpuBefore);
+      const rss = sampler.stop();
+      const perRequest = (milliseconds: number) =>
+        result.total > 0 ? (milliseconds * 1000) / result.total : 0;
+      if (result.non2xx > 0 || result.errors > 0) {
+        log(`${kind}: ${label}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+      }
+      return {
+        ...result,
+        role,
+        label,
+        path: new URL(url).pathname,
+        connections,
+        durationSeconds: options.durationSeconds,
+        bodyBytes,
+        rssStartMb: rss.startMb,
+        rssPeakMb: rss.peakMb,
+        loadAverage: loadAverageAtStart,
+        cpuMicrosPerRequest: {
+          server: perRequest(serverCpuMs),
+          database: probe.backendsVisible ? perRequest(databaseCpuMs) : undefined,
+          client: perRequest((clientCpu.user + clientCpu.system) / 1000),
+        },
+      };
+    };
+    const barePid = bare.child.pid!;
+    const runBare = () =>
+      measure(
+        "bare",
+        "bare Fastify /bare",
+        `${bare!.baseUrl}/bare`,
+        barePid,
+        options.connections,
+        bareBody.length,
+      );
+    const runSameBody = () =>
+      measure(
+        "bare-body",
+        "bare Fastify, same bytes as /entities/vaults",
+        `${bare!.baseUrl}/body`,
+        barePid,
+        options.connections,
+        bodies.get("registry")!.length,
+      );
+
+    // The baselines run first and again last; their means are the denominators, so drift in the
+    // machine's load during the run shows up as a difference between the two runs rather than as a bias.
+    const measured: RouteMeasurement[] = [await runBare(), await runSameBody()];
+    for (const route of routes) {
+      const connections = route.role === "vault-large" ? options.largeVaultConnections : options.connections;
+      measured.push(
+        await measure(
+          route.role,
+          route.label,
+          `${sluice.baseUrl}${route.path}`,
+          serverPid,
+          connections,
+          bodies.get(route.role)!.length,
+        ),
+      );
+    }
+    measured.push(await runBare(), await runSameBody());
+
+    const mean = (role: RouteRole) => {
+      const rows = measured.filter((row) => row.role === role);
+      return rows.reduce((total, row) => total + row.requestsPerSecond, 0) / rows.length;
+    };
+    const bareRequestsPerSecond = mean("bare");
+    const sameBodyRequestsPerSecond = mean("bare-body");
+    for (const row of measured) {
+      if (row.role === "bare" || row.role === "bare-body") continue;
+      row.ratioToBare = row.requestsPerSecond / bareRequestsPerSecond;
+      if (row.role === "registry") row.ratioToSameBody = row.requestsPerSecond / sameBodyRequestsPerSecond;
+    }
+    const serverPeakRssMb = whole.stop().peakMb;
+    const run: Omit<DatabaseRun, "targets"> = {
+      kind,
+      databaseVersion: version,
+      dataset,
+      serverIdleRssMb,
+      serverPeakRssMb,
+      bareRequestsPerSecond,
+      sameBodyRequestsPerSecond,
+      routes: measured,
+    };
+    return { ...run, targets: judgePartnerTargets(run) };
+  } finally {
+    whole.stop();
+    await probe.close();
+    await bare?.stop();
+    await sluice.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+interface PartnerRoute {
+  role: RouteRole;
+  label: string;
+  path: string;
+}
+
+/** The routes the issue names, with the dataset's fixtures filled in. */
+function partnerRoutes(dataset: PartnerDatasetFacts): PartnerRoute[] {
+  const { medianVault, largeVault, receiver, totalsBlock } = dataset;
+  return [
+    { role: "registry", label: "/entities/vaults", path: "/entities/vaults" },
+    {
+      role: "vault-median",
+      label: `/points/vault/{median}/current (${medianVault.receivers} receivers)`,
+      path: `/points/vault/${medianVault.address}/current`,
+    },
+    {
+      role: "receiver",
+      label: `/points/receiver/{a}/current (in ${receiver.vaults.length} vaults)`,
+      path: `/points/receiver/${receiver.address}/current`,
+    },
+    { role: "total", label: `/points/total/${totalsBlock}`, path: `/points/total/${totalsBlock}` },
+    {
+      role: "vault-large",
+      label: `/points/vault/{large}/current (${largeVault.receivers.toLocaleString("en")} receivers, streamed)`,
+      path: `/points/vault/${largeVault.address}/current`,
+    },
+  ];
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench partner] ${message}\n`);
+}
