@@ -6,6 +6,7 @@
 //   anvil-state.json  the chain (anvil `--state`: loaded at start, written every few seconds and on stop)
 //   devnet.json       what was deployed, with the chain id and genesis hash it was deployed on
 //   deployment.json   the Deployment the server runs on, for people to read (rewritten at every start)
+//   endpoints.json    where this run's API and RPC listen, for scripts such as examples/swap.ts
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
@@ -51,6 +52,7 @@ export interface DevnetFiles {
   anvilState: string;
   record: string;
   deployment: string;
+  endpoints: string;
 }
 
 /** anvil with the contracts deployed (or reused), and the faucet on it. */
@@ -97,6 +99,7 @@ export function devnetFiles(dataDir: string): DevnetFiles {
     anvilState: join(dir, "anvil-state.json"),
     record: join(dir, "devnet.json"),
     deployment: join(dir, "deployment.json"),
+    endpoints: join(dir, "endpoints.json"),
   };
 }
 

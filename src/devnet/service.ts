@@ -11,6 +11,7 @@ import { createSwapRuntime } from "../swap/runtime.ts";
 import { devnetTokens } from "./deployment.ts";
 import { devRoutes } from "./dev-routes.ts";
 import { type BundledSolvers, type DevnetChain, startBundledSolvers, startDevnetChain } from "./devnet.ts";
+import { writeJsonAtomically } from "./record.ts";
 
 export interface DevnetServiceOptions {
   env: Env;
@@ -80,6 +81,12 @@ export async function startDevnetService(options: DevnetServiceOptions): Promise
         { name: "bundled solvers", stop: async () => bundled?.stop() },
         { name: "anvil", stop: () => chain.stop() },
       ],
+    });
+    // The RPC port changes every run: scripts read this run's endpoints from the data directory.
+    writeJsonAtomically(chain.files.endpoints, {
+      apiUrl: service.apiUrl,
+      rpcUrl: chain.rpcUrl,
+      chainId: chain.chainId,
     });
     // startService has called the swap factory, which set `bundled`.
     return { service, chain, bundled: bundled! };

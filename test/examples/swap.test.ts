@@ -1,0 +1,49 @@
+// The README's example, run as a person would against a fresh devnet: it must end with `filled`, a real txHash,
+// settled amounts equal to the committed outputs, and balances moved by exactly those amounts.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DevnetService } from "../../src/devnet/service.ts";
+import { devnetClient, startTestDevnet, temporaryDataDir } from "../devnet/support.ts";
+
+describe("examples/swap.ts on a fresh devnet", () => {
+  const dataDir = temporaryDataDir();
+  let devnet: DevnetService;
+  beforeAll(async () => {
+    devnet = await startTestDevnet(dataDir.path);
+  });
+  afterAll(async () => {
+    await devnet?.service.shutdown();
+    dataDir.remove();
+  });
+
+  it("swaps end to end through the API, the bundled solvers and anvil", async () => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "examples/swap.ts", "--data-dir", dataDir.path, "--json"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const [code] = await once(child, "exit");
+    expect(code, stderr).toBe(0);
+    const summary = JSON.parse(stdout.trim().split("\n").at(-1)!);
+    expect(summary).toMatchObject({ orderStatus: "filled", settledMatch: true, balancesMatch: true });
+    const receipt = await devnetClient(devnet).getTransactionReceipt({ hash: summary.txHash });
+    expect(receipt.status).toBe("success");
+    expect(summary.settledAmounts).toEqual(
+      summary.outputs.map((o: { token: string; recipient: string; amount: string }) => ({
+        ...o,
+        txHash: summary.txHash,
+      })),
+    );
+  });
+});
