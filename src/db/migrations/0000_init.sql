@@ -41,6 +41,29 @@ CREATE TABLE "orders" (
 	CONSTRAINT "orders_status_check" CHECK ("orders"."status" in ('open','filled','expired','error','cancelled','insufficient-funds'))
 );
 --> statement-breakpoint
+CREATE TABLE "discount_cancels" (
+	"cancel_id" text PRIMARY KEY NOT NULL,
+	"adapter" text NOT NULL,
+	"token_to_redeem" text NOT NULL,
+	"signer" text NOT NULL,
+	"cancelled_discount_id" text,
+	"cancelled_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "discounts" (
+	"adapter" text NOT NULL,
+	"token_to_redeem" text NOT NULL,
+	"discount_id" text NOT NULL,
+	"discount_ppm" numeric(78, 0) NOT NULL,
+	"signer" text NOT NULL,
+	"protocol" text NOT NULL,
+	"nonce" numeric(78, 0) NOT NULL,
+	"deadline" bigint NOT NULL,
+	"signature" text NOT NULL,
+	"published_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "discounts_adapter_token_to_redeem_pk" PRIMARY KEY("adapter","token_to_redeem")
+);
+--> statement-breakpoint
 CREATE TABLE "chain_identity" (
 	"id" integer PRIMARY KEY NOT NULL,
 	"chain_id" bigint NOT NULL,
@@ -249,6 +272,9 @@ CREATE INDEX "orders_swapper_created_idx" ON "orders" USING btree ("swapper","cr
 CREATE INDEX "orders_filler_created_idx" ON "orders" USING btree ("filler","created_at" DESC NULLS LAST,"order_id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "orders_solver_status_idx" ON "orders" USING btree ("solver_id","status","created_at" DESC NULLS LAST,"order_id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "orders_open_idx" ON "orders" USING btree ("swapper","nonce") WHERE "orders"."status" = 'open';--> statement-breakpoint
+CREATE INDEX "discount_cancels_discount_idx" ON "discount_cancels" USING btree ("cancelled_discount_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "discounts_discount_id_idx" ON "discounts" USING btree ("discount_id");--> statement-breakpoint
+CREATE INDEX "discounts_token_idx" ON "discounts" USING btree ("token_to_redeem");--> statement-breakpoint
 CREATE INDEX "nonce_invalidations_swapper_nonce_idx" ON "nonce_invalidations" USING btree ("swapper","nonce");--> statement-breakpoint
 CREATE INDEX "reactor_fills_order_hash_idx" ON "reactor_fills" USING btree ("order_hash");--> statement-breakpoint
 CREATE INDEX "points_balances_receiver_idx" ON "points_balances" USING btree ("receiver","snapshot_id");--> statement-breakpoint

@@ -1,0 +1,127 @@
+// Reads and writes of the discount store. Publishing and cancelling one (adapter, tokenToRedeem) pair run under a
+// transaction-scoped advisory lock on that pair, so a publish racing a cancel can never bring back the discount
+// the cancel deleted, on any number of replicas.
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Address, Hex } from "viem";
+import type { Database, Db } from "../db/client.ts";
+import { fromRow, type StoredDiscount, toRow } from "./discount.ts";
+import { discountCancels, discounts } from "./tables.ts";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export type PublishOutcome = "stored" | "cancelled";
+
+export type CancelOutcome =
+  | { kind: "cancelled" /** The discount the cancel deleted, if one was stored. */; discountId: Hex | null }
+  | { kind: "replayed" };
+
+export interface CancelRecord {
+  cancelId: Hex;
+  adapter: Address;
+  tokenToRedeem: Address;
+  signer: Address;
+  at: Date;
+}
+
+async function lockPair(tx: Tx, adapter: Address, tokenToRedeem: Address): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`discount:${adapter}:${tokenToRedeem}`}, 0))`,
+  );
+}
+
+export class DiscountRepository {
+  constructor(private readonly database: Database) {}
+
+  async listAll(): Promise<StoredDiscount[]> {
+    const rows = await this.database.db.select().from(discounts);
+    return rows.map(fromRow);
+  }
+
+  async listForToken(tokenToRedeem: Address): Promise<StoredDiscount[]> {
+    const rows = await this.database.db
+      .select()
+      .from(discounts)
+      .where(eq(discounts.tokenToRedeem, tokenToRedeem));
+    return rows.map(fromRow);
+  }
+
+  async findById(discountId: Hex): Promise<StoredDiscount | undefined> {
+    const rows = await this.database.db
+      .select()
+      .from(discounts)
+      .where(eq(discounts.discountId, discountId))
+      .limit(1);
+    return rows[0] ? fromRow(rows[0]) : undefined;
+  }
+
+  async findForPair(adapter: Address, tokenToRedeem: Address): Promise<StoredDiscount | undefined> {
+    const rows = await this.database.db
+      .select()
+      .from(discounts)
+      .where(and(eq(discounts.adapter, adapter), eq(discounts.tokenToRedeem, tokenToRedeem)))
+      .limit(1);
+    return rows[0] ? fromRow(rows[0]) : undefined;
+  }
+
+  /** Stores the discount as its pair's live one, replacing any other, unless a cancel already deleted it. */
+  async publish(discount: StoredDiscount): Promise<PublishOutcome> {
+    const row = toRow(discount);
+    return this.database.db.transaction(async (tx) => {
+      await lockPair(tx, discount.adapter, discount.discount.tokenToRedeem);
+      const cancelled = await tx
+        .select({ cancelId: discountCancels.cancelId })
+        .from(discountCancels)
+        .where(eq(discountCancels.cancelledDiscountId, discount.discountId))
+        .limit(1);
+      if (cancelled.length > 0) return "cancelled";
+      const { adapter, tokenToRedeem, ...rest } = row;
+      await tx
+        .insert(discounts)
+        .values(row)
+        .onConflictDoUpdate({ target: [discounts.adapter, discounts.tokenToRedeem], set: rest });
+      return "stored";
+    });
+  }
+
+  /** Records the cancel once and deletes whatever discount its pair has; a second use of the cancel changes nothing. */
+  async cancel(record: CancelRecord): Promise<CancelOutcome> {
+    return this.database.db.transaction(async (tx) => {
+      await lockPair(tx, record.adapter, record.tokenToRedeem);
+      const pair = and(
+        eq(discounts.adapter, record.adapter),
+        eq(discounts.tokenToRedeem, record.tokenToRedeem),
+      );
+      const stored = await tx
+        .select({ discountId: discounts.discountId })
+        .from(discounts)
+        .where(pair)
+        .limit(1);
+      const discountId = (stored[0]?.discountId as Hex | undefined) ?? null;
+      const inserted = await tx
+        .insert(discountCancels)
+        .values({
+          cancelId: record.cancelId,
+          adapter: record.adapter,
+          tokenToRedeem: record.tokenToRedeem,
+          signer: record.signer,
+          cancelledDiscountId: discountId,
+          cancelledAt: record.at,
+        })
+        .onConflictDoNothing({ target: discountCancels.cancelId })
+        .returning({ cancelId: discountCancels.cancelId });
+      if (inserted.length === 0) return { kind: "replayed" };
+      if (discountId) await tx.delete(discounts).where(pair);
+      return { kind: "cancelled", discountId };
+    });
+  }
+
+  /** Deletes these discounts (by id, so a newer discount published for the same pair meanwhile stays). */
+  async deleteByIds(discountIds: readonly Hex[]): Promise<number> {
+    if (discountIds.length === 0) return 0;
+    const deleted = await this.database.db
+      .delete(discounts)
+      .where(inArray(discounts.discountId, [...discountIds]))
+      .returning({ discountId: discounts.discountId });
+    return deleted.length;
+  }
+}

@@ -1,0 +1,98 @@
+// Wire formats of POST /discount and of the internal discount API for solvers: one schema each, feeding
+// validation, handler types and the OpenAPI document.
+import { z } from "zod";
+import { AddressSchema, Bytes32Schema, HexSchema, Uint48Schema, Uint256StringSchema } from "../http/wire.ts";
+
+/** The EIP-712 `Discount` as JSON: uint256 values as decimal strings, the uint48 deadline as an integer. */
+export const DiscountTermsSchema = z
+  .object({
+    adapter: AddressSchema.meta({ description: "The adapter: the EIP-712 domain's verifying contract" }),
+    tokenToRedeem: AddressSchema,
+    discount: Uint256StringSchema.meta({ description: "ppm of the gross oracle output (0–1000000)" }),
+    signer: AddressSchema.meta({ description: "Signs the Discount; must be authorized on the adapter" }),
+    protocol: AddressSchema.meta({ description: "The deployment's protocol signer" }),
+    nonce: Uint256StringSchema.meta({ description: "Adapter nonce of tokenToRedeem; unused on-chain" }),
+    deadline: Uint48Schema.meta({ description: "Unix seconds (chain time); 0 cancels the pair's discount" }),
+  })
+  .meta({ id: "DiscountTerms" });
+
+export const DiscountRequestSchema = z
+  .object({
+    discount: DiscountTermsSchema,
+    signature: HexSchema.min(4).max(20_000).meta({
+      description:
+        "The signer's EIP-712 signature of `Discount` (domain LiquidLaneAdapter / 1 / chainId / the adapter)",
+    }),
+  })
+  .meta({ id: "DiscountRequest" });
+export type DiscountRequest = z.output<typeof DiscountRequestSchema>;
+
+export const DiscountResponseSchema = z
+  .object({
+    discountId: Bytes32Schema.meta({
+      description:
+        "EIP-712 digest of the published Discount; for a cancel, the id of the discount it deleted (or, with " +
+        "none stored, the cancel's own digest)",
+    }),
+  })
+  .meta({ id: "DiscountResponse" });
+
+// --- /api-internal/v1/discounts (internal solvers) --------------------------------------------------------
+
+export const SOLVER_ID_HEADER = "x-solver-id";
+export const SOLVER_SECRET_HEADER = "x-rfq-shared-secret";
+
+export const SolverAuthHeadersSchema = z.object({
+  [SOLVER_ID_HEADER]: z
+    .string()
+    .optional()
+    .meta({ description: "The calling solver's configured id (`<prefix>_<solver_name>`)" }),
+  [SOLVER_SECRET_HEADER]: z
+    .string()
+    .optional()
+    .meta({ description: "That solver's own shared secret (the one Sluice sends it with quote requests)" }),
+});
+
+export const LiveDiscountSchema = z
+  .object({
+    discountId: Bytes32Schema,
+    adapter: AddressSchema,
+    tokenToRedeem: AddressSchema,
+    discount: Uint256StringSchema.meta({ description: "ppm" }),
+    signer: AddressSchema,
+    protocol: AddressSchema,
+    nonce: Uint256StringSchema,
+    deadline: Uint48Schema,
+  })
+  .meta({ id: "LiveDiscount" });
+
+export const LiveDiscountListSchema = z
+  .object({ discounts: z.array(LiveDiscountSchema) })
+  .meta({ id: "LiveDiscountList" });
+
+export const ResolveDiscountRequestSchema = z
+  .object({ discountId: Bytes32Schema.meta({ description: "A leg's `discountId` from a quote request" }) })
+  .meta({ id: "ResolveDiscountRequest" });
+
+export const ResolvedDiscountSchema = z
+  .object({
+    discountId: Bytes32Schema,
+    adapter: AddressSchema,
+    discountSwap: z.object({
+      discount: LiveDiscountSchema.omit({ discountId: true, adapter: true }),
+      signerSignature: HexSchema.meta({ description: "The signer's signature of the Discount" }),
+      protocolDeadline: Uint48Schema.meta({
+        description: "Unix seconds (chain time): the co-signature's expiry, 90 s after the latest block",
+      }),
+    }),
+    protocolSignature: HexSchema.meta({
+      description: "The protocol signer's EIP-712 signature of `DiscountSwap` (adapter domain)",
+    }),
+  })
+  .meta({
+    id: "ResolvedDiscount",
+    description:
+      "Everything of an Executor `DiscountSwapInput` but `recipient` and `amountIn`, which the filler chooses: " +
+      "`{adapter, discountSwap, protocolSignature, recipient, amountIn}`.",
+  });
+export type ResolvedDiscount = z.output<typeof ResolvedDiscountSchema>;

@@ -1,0 +1,47 @@
+// Who may use the internal discount API: an enabled internal solver, identified by its id and its own shared
+// secret. Missing or wrong credentials answer 401; a real solver that is external or disabled answers 403.
+import { createHash, timingSafeEqual } from "node:crypto";
+import { ApiError } from "../http/errors.ts";
+import type { Solver, SolverDirectory } from "../solvers/directory.ts";
+import { SOLVER_ID_HEADER, SOLVER_SECRET_HEADER } from "./schemas.ts";
+
+export class SolverAuthenticationError extends ApiError {
+  override name = "SolverAuthenticationError";
+  constructor() {
+    super(
+      401,
+      "UNAUTHORIZED",
+      `A configured solver id (${SOLVER_ID_HEADER}) and its secret (${SOLVER_SECRET_HEADER}) are required`,
+    );
+  }
+}
+
+export class SolverForbiddenError extends ApiError {
+  override name = "SolverForbiddenError";
+  constructor(solverId: string, reason: "external_solver" | "disabled_solver") {
+    super(403, "UNAUTHORIZED", "Only enabled internal solvers may use discounts", { solverId, reason });
+  }
+}
+
+/** Compared as SHA-256 digests: equal length, constant time, whatever the inputs' lengths. */
+function secretsEqual(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+export function authenticateInternalSolver(
+  solvers: Pick<SolverDirectory, "byId">,
+  headers: Record<string, string | string[] | undefined>,
+): Solver {
+  const id = headers[SOLVER_ID_HEADER];
+  const secret = headers[SOLVER_SECRET_HEADER];
+  if (typeof id !== "string" || typeof secret !== "string" || secret.length === 0) {
+    throw new SolverAuthenticationError();
+  }
+  const solver = solvers.byId(id);
+  if (!solver?.sharedSecret || !secretsEqual(secret, solver.sharedSecret))
+    throw new SolverAuthenticationError();
+  if (!solver.internal) throw new SolverForbiddenError(solver.id, "external_solver");
+  if (!solver.enabled) throw new SolverForbiddenError(solver.id, "disabled_solver");
+  return solver;
+}
