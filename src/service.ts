@@ -4,9 +4,12 @@ import type { Env } from "./config/env.ts";
 import { type Database, databaseOptionsFromEnv, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { seedDemoData } from "./devnet/demo-data.ts";
+import { INTERNAL_API_PREFIX, internalDiscountRoutes } from "./discounts/internal-routes.ts";
+import { discountRoutes } from "./discounts/routes.ts";
 import type { AppContext } from "./http/context.ts";
 import { Lifecycle } from "./http/lifecycle.ts";
 import { type App, buildServer, type ServerOptions } from "./http/server.ts";
+import { liquidityRoutes } from "./liquidity/routes.ts";
 import type { Logger } from "./logger.ts";
 import { ordersRoutes } from "./orders/routes.ts";
 import { swapRoutes } from "./swap/routes.ts";
@@ -50,6 +53,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         async (api: App) => {
           await api.register(swapRoutes, { swap: swap.context, publicUrl: env.PUBLIC_URL });
           await api.register(ordersRoutes, { database });
+          await api.register(liquidityRoutes, { swap: swap.context });
+          await api.register(discountRoutes, { service: swap.discounts.service });
         },
       ]
     : [];
@@ -58,6 +63,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     ...serverOptions,
     plugins: [...swapPlugins, ...(serverOptions?.plugins ?? [])],
   });
+  // The internal solvers' discount API lives outside /api/v1 and its OpenAPI document.
+  if (swap) {
+    await app.register(internalDiscountRoutes, {
+      prefix: INTERNAL_API_PREFIX,
+      discounts: swap.discounts.solverDiscounts,
+      solvers: swap.context.solvers,
+    });
+  }
   await app.listen({ port: env.PORT, host: env.HOST });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;

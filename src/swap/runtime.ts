@@ -9,13 +9,14 @@ import { ViemSwapChain } from "../chain/swap-chain.ts";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import type { Deployment } from "../deployment/schema.ts";
+import { createDiscountRuntime, type DiscountRuntime } from "../discounts/runtime.ts";
 import { ensureChainIdentity } from "../indexer/chain-identity.ts";
 import { ReactorIndexer } from "../indexer/indexer.ts";
 import { InventorySource } from "../inventory/source.ts";
 import type { Logger } from "../logger.ts";
 import { SolverDirectory } from "../solvers/directory.ts";
 import { SolverLogoStore } from "../solvers/logos.ts";
-import { type DiscountOffers, NO_DISCOUNTS, reactorRef, type SwapContext } from "./context.ts";
+import { type DiscountOffers, reactorRef, type SwapContext } from "./context.ts";
 
 export interface SwapRuntimeOptions {
   deployment: Deployment;
@@ -40,6 +41,8 @@ export interface SwapRuntime {
   publicClient: ChainPublicClient;
   blocks: BlockTracker;
   indexer: ReactorIndexer;
+  /** Signed discounts: the store, POST /discount, the internal solvers' API and the expiry worker. */
+  discounts: DiscountRuntime;
   /** Binds the stored swap state to this chain (resetting it if the chain changed), then starts the workers. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -72,11 +75,25 @@ export function createSwapRuntime(options: SwapRuntimeOptions): SwapRuntime {
     deployment,
     authorizationCandidates: () => [...new Set(solvers.all().map((solver) => solver.filler))],
   });
+  // Discount signers are not authorization candidates of the snapshot: each discount's nonce is read per block
+  // anyway, and its signer's isFiller rides in that same read (src/discounts/live.ts), which also covers a
+  // discount published in the middle of a block whose snapshot was read before it.
+  const discounts = createDiscountRuntime({
+    deployment,
+    publicClient,
+    blocks,
+    inventory,
+    database: options.database,
+    protocolSigner: options.protocolSigner,
+    clock: options.clock,
+    logger: options.logger,
+    pollIntervalMs: options.blockPollIntervalMs ?? 1000,
+  });
   const context: SwapContext = {
     deployment,
     solvers,
     inventory,
-    discounts: options.discounts ?? NO_DISCOUNTS,
+    discounts: options.discounts ?? discounts.live,
     chain: new ViemSwapChain(publicClient, reactorRef(deployment)),
     protocolSigner: options.protocolSigner,
     database: options.database,
@@ -100,6 +117,7 @@ export function createSwapRuntime(options: SwapRuntimeOptions): SwapRuntime {
     publicClient,
     blocks,
     indexer,
+    discounts,
     async start() {
       const genesis = await publicClient.getBlock({ blockNumber: 0n });
       await ensureChainIdentity(
@@ -109,9 +127,11 @@ export function createSwapRuntime(options: SwapRuntimeOptions): SwapRuntime {
       );
       blocks.start();
       if (options.indexer ?? true) indexer.start();
+      discounts.worker.start();
     },
     async stop() {
       blocks.stop();
+      await discounts.worker.stop();
       await indexer.stop();
     },
   };
