@@ -1,0 +1,409 @@
+// The internal discount API (/api-internal/v1/discounts) on anvil, on PGlite and PostgreSQL: solver
+// authentication, the live list, resolve, and an order filled on-chain through a discount leg with the resolved
+// signatures. Last, the real composition root (startService) mounts every route where it belongs.
+import { type Address, type Hex, recoverTypedDataAddress } from "viem";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { executorAbi, liquidLaneAdapterAbi, testERC20Abi } from "../../src/chain/abis.ts";
+import { adapterDomain, discountSwapTypes } from "../../src/chain/eip712.ts";
+import { decodeOrder, signRequest } from "../../src/chain/order.ts";
+import { ManualClock } from "../../src/clock.ts";
+import { readEnv } from "../../src/config/env.ts";
+import type { Database } from "../../src/db/client.ts";
+import { LiveDiscountListSchema, ResolvedDiscountSchema } from "../../src/discounts/schemas.ts";
+import { silentLogger } from "../../src/logger.ts";
+import { startService } from "../../src/service.ts";
+import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
+import { createSwapRuntime } from "../../src/swap/runtime.ts";
+import {
+  createExampleApp,
+  deployWorkedExample,
+  discountBody,
+  type ExampleApp,
+  exampleDeployment,
+  exampleSolvers,
+  SOLVER_IDS,
+  send,
+  type WorkedExample,
+} from "../liquidity/worked-example.ts";
+import { useTestChain } from "../support/anvil.ts";
+import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { approveReactor, requestFromSignatureData } from "../support/orders.ts";
+import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
+
+const chain = useTestChain();
+let example: WorkedExample;
+beforeAll(async () => {
+  example = await deployWorkedExample(chain);
+});
+
+const ONE_RWA = 10n ** 18n;
+const credentials = (solverId: string, secret = `secret-${solverId}`) => ({
+  "x-solver-id": solverId,
+  "x-rfq-shared-secret": secret,
+});
+
+describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
+  let database: Database;
+  let solvers: { I1: ScriptedSolver; I2: ScriptedSolver; E1: ScriptedSolver };
+  let subject: ExampleApp;
+  const clock = new ManualClock(Date.now());
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const [I1, I2, E1] = await Promise.all([0, 1, 2].map(() => startScriptedSolver({ kind: "decline" })));
+    solvers = { I1: I1!, I2: I2!, E1: E1! };
+    subject = await createExampleApp(chain, database, {
+      solvers: exampleSolvers(example, { I1: I1!.url, I2: I2!.url, E1: E1!.url }),
+      example,
+      clock,
+    });
+  });
+  afterAll(async () => {
+    await subject?.close();
+    await Promise.all(Object.values(solvers ?? {}).map((solver) => solver.close()));
+    await database?.close();
+  });
+  beforeEach(async () => {
+    await database.query("delete from discounts");
+    await database.query("delete from discount_cancels");
+    for (const solver of Object.values(solvers)) solver.setBehaviour({ kind: "decline" });
+    await subject.syncHead();
+    clock.set(Number(await chain.now()) * 1000);
+  });
+
+  async function publish(deadline?: number) {
+    const signed = await discountBody(chain, example.adapters.A4, example.curator, {
+      deadline: deadline ?? Number(await chain.now()) + 3600,
+    });
+    const response = await subject.app.inject({
+      method: "POST",
+      url: "/api/v1/discount",
+      payload: signed.body,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return { ...signed, discountId: response.json().discountId as Hex };
+  }
+  const list = (headers: Record<string, string> = credentials(SOLVER_IDS.I1)) =>
+    subject.app.inject({ method: "GET", url: "/api-internal/v1/discounts", headers });
+  const resolve = (discountId: string, headers: Record<string, string> = credentials(SOLVER_IDS.I1)) =>
+    subject.app.inject({
+      method: "POST",
+      url: "/api-internal/v1/discounts/resolve",
+      headers,
+      payload: { discountId },
+    });
+
+  describe("authentication", () => {
+    it.each([
+      ["no credentials", {}],
+      ["no secret", { "x-solver-id": SOLVER_IDS.I1 }],
+      ["a wrong secret", credentials(SOLVER_IDS.I1, "secret-int_i2")],
+      ["an unknown solver id", credentials("int_nobody")],
+      ["a secret without a solver id", { "x-rfq-shared-secret": "secret-int_i1" }],
+    ])("answers 401 UNAUTHORIZED to %s, before looking at the body", async (_name, headers) => {
+      for (const response of [await list(headers), await resolve("not even hex", headers)]) {
+        expect(response.statusCode).toBe(401);
+        expect(response.json().error).toMatchObject({ code: "UNAUTHORIZED", status: 401 });
+      }
+    });
+
+    it("answers 403 to an external solver with its own secret", async () => {
+      const response = await list(credentials(SOLVER_IDS.E1));
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error).toMatchObject({
+        code: "UNAUTHORIZED",
+        details: { solverId: SOLVER_IDS.E1, reason: "external_solver" },
+      });
+      expect((await resolve(`0x${"0".repeat(64)}`, credentials(SOLVER_IDS.E1))).statusCode).toBe(403);
+    });
+
+    it("answers 403 to a disabled internal solver", async () => {
+      const disabled = await createExampleApp(chain, database, {
+        solvers: exampleSolvers(
+          example,
+          { I1: solvers.I1.url, I2: solvers.I2.url, E1: solvers.E1.url },
+          { I2: false },
+        ),
+        example,
+        clock,
+      });
+      try {
+        const response = await disabled.app.inject({
+          method: "GET",
+          url: "/api-internal/v1/discounts",
+          headers: credentials(SOLVER_IDS.I2),
+        });
+        expect(response.statusCode).toBe(403);
+        expect(response.json().error.details.reason).toBe("disabled_solver");
+      } finally {
+        await disabled.close();
+      }
+    });
+
+    it("unknown internal paths get the swap envelope 404", async () => {
+      const response = await subject.app.inject({ method: "GET", url: "/api-internal/v1/nothing" });
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error.code).toBe("NOT_FOUND");
+    });
+  });
+
+  describe("list and resolve", () => {
+    it("lists the live discounts for an internal solver", async () => {
+      expect((await list()).json()).toEqual({ discounts: [] });
+      const { discount, discountId } = await publish();
+      const response = await list(credentials(SOLVER_IDS.I2));
+      expect(response.statusCode).toBe(200);
+      expect(LiveDiscountListSchema.strict().parse(response.json())).toEqual({
+        discounts: [
+          {
+            discountId,
+            adapter: example.adapters.A4.toLowerCase(),
+            tokenToRedeem: chain.core.tokens.rwa.toLowerCase(),
+            discount: "5000",
+            signer: example.curator.address.toLowerCase(),
+            protocol: chain.accounts.protocol.address.toLowerCase(),
+            nonce: discount.nonce.toString(),
+            deadline: discount.deadline,
+          },
+        ],
+      });
+    });
+
+    it("resolves a live discount: the signer's signature and a 90 s protocol co-signature", async () => {
+      const { discount, discountId, body } = await publish();
+      const response = await resolve(discountId.toUpperCase().replace("0X", "0x"));
+      expect(response.statusCode, response.body).toBe(200);
+      const resolved = ResolvedDiscountSchema.parse(response.json());
+      const latest = Number(await chain.now());
+      expect(resolved).toMatchObject({
+        discountId,
+        adapter: example.adapters.A4.toLowerCase(),
+        discountSwap: {
+          discount: {
+            tokenToRedeem: chain.core.tokens.rwa.toLowerCase(),
+            discount: "5000",
+            signer: example.curator.address.toLowerCase(),
+            protocol: chain.accounts.protocol.address.toLowerCase(),
+            nonce: discount.nonce.toString(),
+            deadline: discount.deadline,
+          },
+          signerSignature: body.signature.toLowerCase(),
+          protocolDeadline: latest + 90,
+        },
+      });
+      const signer = await recoverTypedDataAddress({
+        domain: adapterDomain(chain.chainId, example.adapters.A4),
+        types: discountSwapTypes,
+        primaryType: "DiscountSwap",
+        message: {
+          discount,
+          signerSignature: resolved.discountSwap.signerSignature as Hex,
+          protocolDeadline: resolved.discountSwap.protocolDeadline,
+        },
+        signature: resolved.protocolSignature as Hex,
+      });
+      expect(signer).toBe(chain.accounts.protocol.address);
+    });
+
+    it("answers 404 for an unknown discount, and for a stored one that is no longer live", async () => {
+      const unknown = await resolve(`0x${"ab".repeat(32)}`);
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().error).toMatchObject({ code: "NOT_FOUND", details: { reason: "unknown" } });
+
+      const { discountId } = await publish(Number(await chain.now()) + 30);
+      await chain.increaseTime(60);
+      await subject.syncHead();
+      const expired = await resolve(discountId);
+      expect(expired.statusCode).toBe(404);
+      expect(expired.json().error.details.reason).toBe("expired");
+      expect((await list()).json()).toEqual({ discounts: [] });
+    });
+
+    it("rejects a malformed discount id with 400 VALIDATION_FAILED", async () => {
+      const response = await resolve("0x1234");
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe("VALIDATION_FAILED");
+    });
+  });
+
+  it("fills an order through a discount leg on-chain with the resolved signatures", async () => {
+    const { core, accounts } = chain;
+    const A4 = example.adapters.A4;
+    // Room on A4 for the whole swap.
+    await send(chain, accounts.deployer, {
+      address: A4,
+      abi: liquidLaneAdapterAbi,
+      functionName: "setLimit",
+      args: [core.tokens.rwa, 1_000n * 10n ** 6n],
+    });
+    await approveReactor(chain, accounts.swapper);
+    await subject.syncHead();
+    const { discountId } = await publish();
+
+    // I1 quotes its discount leg's output (1 unit below, as the reference solver does); the others decline.
+    const discountLegOutput = (request: SolverQuoteRequest) => {
+      const leg = request.adapters.find((candidate) => candidate.discountId === discountId)!;
+      return (BigInt(request.amount) * BigInt(leg.maxRate) * 10n ** 6n) / (10n ** 18n * ONE_RWA) - 1n;
+    };
+    solvers.I1.setBehaviour({ kind: "quote", filler: example.executors.I1, amountOut: discountLegOutput });
+
+    const amountIn = 100n * ONE_RWA;
+    const quote = await subject.app.inject({
+      method: "POST",
+      url: "/api/v1/quote",
+      payload: {
+        tokenInChainId: chain.chainId,
+        tokenOutChainId: chain.chainId,
+        tokenIn: core.tokens.rwa,
+        tokenOut: core.tokens.usd,
+        type: "EXACT_INPUT",
+        amount: amountIn.toString(),
+        swapper: accounts.swapper.address,
+        outputs: [{ token: core.tokens.usd }],
+      },
+    });
+    expect(quote.statusCode, quote.body).toBe(200);
+    const entry = quote.json().quotes[0];
+    expect(entry.solver.id).toBe(SOLVER_IDS.I1);
+    expect(entry.quote.aggregatedOutputs[0].amount).toBe((99_500_000n - 1n).toString());
+    const signature = await signRequest(
+      accounts.swapper,
+      { chainId: chain.chainId, reactor: core.reactor },
+      requestFromSignatureData(entry.signatureData.value),
+    );
+    const placed = await subject.app.inject({
+      method: "POST",
+      url: "/api/v1/order",
+      payload: { quote: entry.quote, signature },
+    });
+    expect(placed.statusCode, placed.body).toBe(200);
+
+    // The winning solver learns of its order and resolves the discount leg it quoted.
+    const open = await subject.app.inject({
+      method: "GET",
+      url: `/api/v1/orders?solverId=${SOLVER_IDS.I1}&orderStatus=open`,
+    });
+    const row = open
+      .json()
+      .orders.find((order: { orderId: string }) => order.orderId === placed.json().orderId);
+    const order = decodeOrder(row.encodedOrder as Hex);
+    expect(order.filler.toLowerCase()).toBe(example.executors.I1.toLowerCase());
+    const resolved = ResolvedDiscountSchema.parse((await resolve(discountId)).json());
+
+    const balanceOf = (address: Address) =>
+      chain.publicClient.readContract({
+        address: core.tokens.usd,
+        abi: testERC20Abi,
+        functionName: "balanceOf",
+        args: [address],
+      });
+    const before = await balanceOf(accounts.swapper.address);
+    const terms = resolved.discountSwap.discount;
+    const hash = await chain.wallet(accounts.solver).writeContract({
+      address: example.executors.I1,
+      abi: executorAbi,
+      functionName: "fill",
+      args: [
+        order,
+        row.protocolSignature as Hex,
+        [],
+        [
+          {
+            adapter: resolved.adapter as Address,
+            discountSwap: {
+              discount: {
+                tokenToRedeem: terms.tokenToRedeem as Address,
+                discount: BigInt(terms.discount),
+                signer: terms.signer as Address,
+                protocol: terms.protocol as Address,
+                nonce: BigInt(terms.nonce),
+                deadline: terms.deadline,
+              },
+              signerSignature: resolved.discountSwap.signerSignature as Hex,
+              protocolDeadline: resolved.discountSwap.protocolDeadline,
+            },
+            protocolSignature: resolved.protocolSignature as Hex,
+            recipient: example.executors.I1,
+            amountIn: order.request.amountIn,
+          },
+        ],
+        "0x",
+      ],
+    });
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe("success");
+
+    const committed = order.outputs.reduce((sum, output) => sum + output.amount, 0n);
+    expect(committed).toBe(99_500_000n - 1n);
+    expect((await balanceOf(accounts.swapper.address)) - before).toBe(committed);
+    expect(
+      await chain.publicClient.readContract({
+        address: A4,
+        abi: liquidLaneAdapterAbi,
+        functionName: "isUsedNonce",
+        args: [core.tokens.rwa, BigInt(terms.nonce)],
+      }),
+    ).toBe(true);
+
+    // The discount's nonce is now used: it is no longer offered, and the worker drops it from the store.
+    await subject.syncHead();
+    expect((await list()).json()).toEqual({ discounts: [] });
+    expect(await subject.runtime.discounts.worker.sweep()).toEqual([discountId]);
+  });
+});
+
+describe("the service mounts liquidity, discounts and the internal API", () => {
+  it("serves them over HTTP from startService", async () => {
+    const database = await createTestDatabase("pglite");
+    const solver = await startScriptedSolver({ kind: "decline" });
+    const solverConfigs = exampleSolvers(example, { I1: solver.url, I2: solver.url, E1: solver.url });
+    const service = await startService({
+      env: readEnv({ PORT: "0", HOST: "127.0.0.1", SLUICE_DEMO_DATA: "0" }),
+      logger: silentLogger(),
+      database,
+      swap: (db) =>
+        createSwapRuntime({
+          deployment: exampleDeployment(chain, example, solverConfigs),
+          rpcUrls: [chain.rpcUrl],
+          protocolSigner: chain.accounts.protocol,
+          solverSecrets: new Map(solverConfigs.map((s) => [s.id, `secret-${s.id}`])),
+          database: db,
+          clock: new ManualClock(Date.now()),
+          logger: silentLogger(),
+          blockPollIntervalMs: 20,
+          indexer: false,
+        }),
+    });
+    try {
+      const internal = service.apiUrl.replace(/\/api\/v1$/, "/api-internal/v1");
+      const post = (url: string, body: object) =>
+        fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+
+      const { body } = await discountBody(chain, example.adapters.A4, example.curator, {
+        deadline: Number(await chain.now()) + 3600,
+      });
+      const published = await post(`${service.apiUrl}/discount`, body);
+      expect(published.status).toBe(200);
+      const liquidity = await post(`${service.apiUrl}/liquidity`, { tokenIn: chain.core.tokens.rwa });
+      expect(await liquidity.json()).toMatchObject({ totalLiquidity: "300" });
+      const batch = await post(`${service.apiUrl}/liquidity-batch`, { tokensIn: [chain.core.tokens.rwa] });
+      expect(batch.status).toBe(200);
+
+      const listed = await fetch(`${internal}/discounts`, { headers: credentials(SOLVER_IDS.I1) });
+      expect(listed.status).toBe(200);
+      expect(LiveDiscountListSchema.parse(await listed.json()).discounts).toHaveLength(1);
+      expect((await fetch(`${internal}/discounts`)).status).toBe(401);
+      // Not under the public prefix.
+      expect(
+        (await fetch(`${service.apiUrl}/discounts`, { headers: credentials(SOLVER_IDS.I1) })).status,
+      ).toBe(404);
+    } finally {
+      await service.shutdown();
+      await solver.close();
+    }
+  });
+});
