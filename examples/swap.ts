@@ -220,7 +220,7 @@ async function main(): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   say("status", order?.orderStatus ?? "unknown");
-  if (!order || order.orderStatus !== "filled") return false;
+  if (order?.orderStatus !== "filled") return false;
   say("txHash", order.txHash);
   say("settledAmounts", order.settledAmounts);
 
