@@ -1,20 +1,20 @@
 // POST /quote, POST /order and GET /orders through HTTP, on anvil with the project's contracts and scripted solver
 // servers, on PGlite and on PostgreSQL.
 import { randomUUID } from "node:crypto";
-import { type Address, type Hex, parseSignature, serializeSignature } from "viem";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Address, parseSignature, serializeSignature } from "viem";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testERC20Abi } from "../../src/chain/abis.ts";
-import { type Request, signRequest } from "../../src/chain/order.ts";
+import { signRequest } from "../../src/chain/order.ts";
 import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { OrderRecordSchema, OrdersResponseSchema } from "../../src/orders/schemas.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
-import type { SwapRuntime } from "../../src/swap/runtime.ts";
 import { QuoteResponseSchema } from "../../src/swap/schemas.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { requestFromSignatureData } from "../support/orders.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import { createSwapTestApp } from "../support/swap.ts";
 
@@ -29,37 +29,11 @@ function priceFromLegs(request: SolverQuoteRequest, marginBps: bigint): bigint {
   return (gross * (10_000n - marginBps)) / 10_000n;
 }
 
-function requestOf(signatureData: {
-  value: {
-    tokenIn: string;
-    amountIn: string;
-    outputs: Array<{ token: string; amount: string; recipient: string }>;
-    deadline: string;
-    nonce: string;
-    protocol: string;
-  };
-}): Request {
-  const v = signatureData.value;
-  return {
-    tokenIn: v.tokenIn as Address,
-    amountIn: BigInt(v.amountIn),
-    outputs: v.outputs.map((o) => ({
-      token: o.token as Address,
-      amount: BigInt(o.amount),
-      recipient: o.recipient as Address,
-    })),
-    deadline: BigInt(v.deadline),
-    nonce: BigInt(v.nonce),
-    protocol: v.protocol as Address,
-  };
-}
-
 const chain = useTestChain();
 
 describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
   let database: Database;
   let app: App;
-  let runtime: SwapRuntime;
   let clock: ManualClock;
   let alpha: ScriptedSolver;
   let beta: ScriptedSolver;
@@ -76,7 +50,7 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
     beta = await startScriptedSolver({ kind: "decline" });
     gamma = await startScriptedSolver({ kind: "decline" }, "/base/path");
     clock = new ManualClock(Date.now());
-    ({ app, runtime } = await createSwapTestApp(chain, database, {
+    ({ app } = await createSwapTestApp(chain, database, {
       clock,
       solvers: [
         { id: "ext_alpha", endpoint: alpha.url, logo: "sluice-alpha" },
@@ -124,7 +98,7 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
     const signature = await signRequest(
       signer,
       { chainId: chain.chainId, reactor: chain.core.reactor },
-      requestOf(entry.signatureData),
+      requestFromSignatureData(entry.signatureData.value),
     );
     return { body, entry, signature };
   }
@@ -363,7 +337,7 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
       const signature = await signRequest(
         chain.accounts.other,
         { chainId: chain.chainId, reactor: chain.core.reactor },
-        requestOf(entry.signatureData),
+        requestFromSignatureData(entry.signatureData.value),
       );
       const response = await postOrder({ quote: entry.quote, signature });
       expect(response.statusCode).toBe(400);
