@@ -4,6 +4,7 @@
 // snapshot; one vault is much larger than the rest. Generated from a fixed seed: every run is identical.
 import type { Address } from "viem";
 import type { Database } from "../db/client.ts";
+import { mulberry32 } from "../devnet/seeded-random.ts";
 import type { Logger } from "../logger.ts";
 import { type PointsRow, SnapshotWriter } from "./writer.ts";
 
@@ -148,16 +149,4 @@ function randomAddress(random: () => number): Address {
       .padStart(8, "0");
   }
   return hex as Address;
-}
-
-/** A small seeded PRNG (mulberry32): uniform in [0, 1), identical on every platform. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

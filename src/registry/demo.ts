@@ -2,6 +2,7 @@
 // plausible vaults (most approved, a mix of types, real token addresses as collateral) with no input.
 import type { Address } from "viem";
 import type { Database } from "../db/client.ts";
+import { mulberry32 } from "../devnet/seeded-random.ts";
 import type { Logger } from "../logger.ts";
 import { storeRegistry } from "./importer.ts";
 import { MetadataTreeError, readMetadataTree, readTreeTokens, type TreeToken } from "./metadata-tree.ts";
@@ -66,18 +67,6 @@ export function generateDemoOverlay({ vaults, tokens, seed = DEMO_OVERLAY_SEED }
 function pickVaultType(draw: number): VaultType {
   if (draw < 0.1) return "pre-deposit";
   return draw < 0.55 ? "v1" : "v2";
-}
-
-/** A small seeded PRNG (mulberry32): uniform in [0, 1), identical on every platform. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Reads a tree and builds its demo overlay (what `scripts/demo-overlay.ts` prints). */
