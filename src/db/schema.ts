@@ -1,8 +1,8 @@
 // Every table of the service, re-exported from the domain that owns it. drizzle-kit reads this file.
 
-export * from "../orders/tables.ts";
 export * from "../discounts/tables.ts";
 export * from "../indexer/tables.ts";
+export * from "../orders/tables.ts";
 export * from "../points/tables.ts";
 export * from "../registry/tables.ts";
 export * from "../swap/tables.ts";

@@ -1,46 +1,3 @@
-CREATE TABLE "order_attempts" (
-	"id" bigserial PRIMARY KEY NOT NULL,
-	"order_id" uuid NOT NULL,
-	"request_id" uuid NOT NULL,
-	"created_at" timestamp with time zone NOT NULL
-);
---> statement-breakpoint
-CREATE TABLE "order_status_history" (
-	"id" bigserial PRIMARY KEY NOT NULL,
-	"order_id" uuid NOT NULL,
-	"from_status" text,
-	"to_status" text NOT NULL,
-	"reason" text NOT NULL,
-	"block_number" bigint,
-	"tx_hash" text,
-	"created_at" timestamp with time zone NOT NULL
-);
---> statement-breakpoint
-CREATE TABLE "orders" (
-	"order_id" uuid PRIMARY KEY NOT NULL,
-	"quote_id" uuid NOT NULL,
-	"request_id" uuid NOT NULL,
-	"order_hash" text NOT NULL,
-	"status" text NOT NULL,
-	"swapper" text NOT NULL,
-	"filler" text NOT NULL,
-	"solver_id" text NOT NULL,
-	"token_in" text NOT NULL,
-	"amount_in" numeric(78, 0) NOT NULL,
-	"nonce" numeric(78, 0) NOT NULL,
-	"deadline" bigint NOT NULL,
-	"signed_outputs" jsonb NOT NULL,
-	"outputs" jsonb NOT NULL,
-	"swapper_signature" text NOT NULL,
-	"protocol_signature" text NOT NULL,
-	"encoded_order" text NOT NULL,
-	"tx_hash" text,
-	"settled_amounts" jsonb DEFAULT '[]'::jsonb NOT NULL,
-	"created_at" timestamp (6) with time zone NOT NULL,
-	"updated_at" timestamp (6) with time zone NOT NULL,
-	CONSTRAINT "orders_status_check" CHECK ("orders"."status" in ('open','filled','expired','error','cancelled','insufficient-funds'))
-);
---> statement-breakpoint
 CREATE TABLE "discount_cancels" (
 	"cancel_id" text PRIMARY KEY NOT NULL,
 	"adapter" text NOT NULL,
@@ -99,6 +56,49 @@ CREATE TABLE "reactor_fills" (
 	"tx_hash" text NOT NULL,
 	"outputs" jsonb NOT NULL,
 	CONSTRAINT "reactor_fills_block_number_log_index_pk" PRIMARY KEY("block_number","log_index")
+);
+--> statement-breakpoint
+CREATE TABLE "order_attempts" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"order_id" uuid NOT NULL,
+	"request_id" uuid NOT NULL,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "order_status_history" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"order_id" uuid NOT NULL,
+	"from_status" text,
+	"to_status" text NOT NULL,
+	"reason" text NOT NULL,
+	"block_number" bigint,
+	"tx_hash" text,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "orders" (
+	"order_id" uuid PRIMARY KEY NOT NULL,
+	"quote_id" uuid NOT NULL,
+	"request_id" uuid NOT NULL,
+	"order_hash" text NOT NULL,
+	"status" text NOT NULL,
+	"swapper" text NOT NULL,
+	"filler" text NOT NULL,
+	"solver_id" text NOT NULL,
+	"token_in" text NOT NULL,
+	"amount_in" numeric(78, 0) NOT NULL,
+	"nonce" numeric(78, 0) NOT NULL,
+	"deadline" bigint NOT NULL,
+	"signed_outputs" jsonb NOT NULL,
+	"outputs" jsonb NOT NULL,
+	"swapper_signature" text NOT NULL,
+	"protocol_signature" text NOT NULL,
+	"encoded_order" text NOT NULL,
+	"tx_hash" text,
+	"settled_amounts" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"created_at" timestamp (6) with time zone NOT NULL,
+	"updated_at" timestamp (6) with time zone NOT NULL,
+	CONSTRAINT "orders_status_check" CHECK ("orders"."status" in ('open','filled','expired','error','cancelled','insufficient-funds'))
 );
 --> statement-breakpoint
 CREATE TABLE "points_balances" (
@@ -260,6 +260,11 @@ ALTER TABLE "points_syncs" ADD CONSTRAINT "points_syncs_points_type_points_types
 ALTER TABLE "points_vault_totals" ADD CONSTRAINT "points_vault_totals_snapshot_id_points_snapshots_id_fk" FOREIGN KEY ("snapshot_id") REFERENCES "public"."points_snapshots"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "points_vault_type_totals" ADD CONSTRAINT "points_vault_type_totals_snapshot_id_points_snapshots_id_fk" FOREIGN KEY ("snapshot_id") REFERENCES "public"."points_snapshots"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "quotes" ADD CONSTRAINT "quotes_request_id_quote_requests_request_id_fk" FOREIGN KEY ("request_id") REFERENCES "public"."quote_requests"("request_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "discount_cancels_discount_idx" ON "discount_cancels" USING btree ("cancelled_discount_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "discounts_discount_id_idx" ON "discounts" USING btree ("discount_id");--> statement-breakpoint
+CREATE INDEX "discounts_token_idx" ON "discounts" USING btree ("token_to_redeem");--> statement-breakpoint
+CREATE INDEX "nonce_invalidations_swapper_nonce_idx" ON "nonce_invalidations" USING btree ("swapper","nonce");--> statement-breakpoint
+CREATE INDEX "reactor_fills_order_hash_idx" ON "reactor_fills" USING btree ("order_hash");--> statement-breakpoint
 CREATE INDEX "order_attempts_order_idx" ON "order_attempts" USING btree ("order_id");--> statement-breakpoint
 CREATE INDEX "order_status_history_order_idx" ON "order_status_history" USING btree ("order_id","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "orders_quote_id_unique" ON "orders" USING btree ("quote_id");--> statement-breakpoint
@@ -272,11 +277,6 @@ CREATE INDEX "orders_swapper_created_idx" ON "orders" USING btree ("swapper","cr
 CREATE INDEX "orders_filler_created_idx" ON "orders" USING btree ("filler","created_at" DESC NULLS LAST,"order_id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "orders_solver_status_idx" ON "orders" USING btree ("solver_id","status","created_at" DESC NULLS LAST,"order_id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "orders_open_idx" ON "orders" USING btree ("swapper","nonce") WHERE "orders"."status" = 'open';--> statement-breakpoint
-CREATE INDEX "discount_cancels_discount_idx" ON "discount_cancels" USING btree ("cancelled_discount_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "discounts_discount_id_idx" ON "discounts" USING btree ("discount_id");--> statement-breakpoint
-CREATE INDEX "discounts_token_idx" ON "discounts" USING btree ("token_to_redeem");--> statement-breakpoint
-CREATE INDEX "nonce_invalidations_swapper_nonce_idx" ON "nonce_invalidations" USING btree ("swapper","nonce");--> statement-breakpoint
-CREATE INDEX "reactor_fills_order_hash_idx" ON "reactor_fills" USING btree ("order_hash");--> statement-breakpoint
 CREATE INDEX "points_balances_receiver_idx" ON "points_balances" USING btree ("receiver","snapshot_id");--> statement-breakpoint
 CREATE INDEX "quotes_request_idx" ON "quotes" USING btree ("request_id");--> statement-breakpoint
 CREATE INDEX "solver_answers_request_idx" ON "solver_answers" USING btree ("request_id");--> statement-breakpoint
