@@ -9,7 +9,7 @@ import type { Clock } from "../clock.ts";
 import type { Deployment, InputTokenConfig } from "../deployment/schema.ts";
 import type { DiscountChainReads } from "./chain-reads.ts";
 import { DiscountRejectedError, InvalidDiscountSignatureError, UnauthorizedSignerError } from "./errors.ts";
-import { discountFaults } from "./liveness.ts";
+import { type DiscountFault, discountFaults } from "./liveness.ts";
 import type { DiscountRepository } from "./repository.ts";
 import type { DiscountRequest } from "./schemas.ts";
 import { isDiscountSignature } from "./signature.ts";
@@ -110,7 +110,7 @@ export class DiscountService {
 }
 
 function faultMessage(
-  fault: Exclude<ReturnType<typeof discountFaults>[number], "unauthorized_signer">,
+  fault: Exclude<DiscountFault, "unauthorized_signer">,
   discount: Discount,
   minDiscountPpm: bigint,
 ): string {

@@ -67,7 +67,8 @@ export class LiquidityService {
     const pairs = request.tokensIn.map((token, index) => this.#pair(token, `tokensIn.${index}`));
     const problems = pairs.flatMap((pair) => ("problem" in pair ? [pair.problem] : []));
     if (problems.length > 0) throw new UnsupportedLiquidityTokenError(problems);
-    const snapshots = await Promise.all(pairs.map((pair) => this.#snapshot(pair as LiquidityPair, request)));
+    const supported = pairs.filter((pair): pair is LiquidityPair => !("problem" in pair));
+    const snapshots = await Promise.all(supported.map((pair) => this.#snapshot(pair, request)));
     return { tokensIn: snapshots };
   }
 
