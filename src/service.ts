@@ -43,7 +43,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   await migrate(database);
 
   const demoEnabled = env.SLUICE_DEMO_DATA ? env.SLUICE_DEMO_DATA === "1" : !env.DATABASE_URL;
-  if (demoEnabled) await seedDemoData(database, { logger, registryDir: env.DEMO_REGISTRY_DIR, iconBaseUrl: env.REGISTRY_ICON_BASE_URL });
+  if (demoEnabled)
+    await seedDemoData(database, {
+      logger,
+      registryDir: env.DEMO_REGISTRY_DIR,
+      iconBaseUrl: env.REGISTRY_ICON_BASE_URL,
+    });
 
   const swap = options.swap ? await options.swap(database) : undefined;
   const lifecycle = new Lifecycle();
@@ -76,20 +81,26 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const port = typeof address === "object" && address ? address.port : env.PORT;
   const apiUrl = `http://127.0.0.1:${port}/api/v1`;
   await swap?.start();
-  logger.info({ apiUrl, database: database.kind, chainId: swap?.context.deployment.chainId }, "sluice is serving");
+  logger.info(
+    { apiUrl, database: database.kind, chainId: swap?.context.deployment.chainId },
+    "sluice is serving",
+  );
 
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {
       lifecycle.startDraining();
       // Load balancers see /health turn 503 during the grace period and stop routing here before the listener goes.
-      if (env.SHUTDOWN_GRACE_MS > 0) await new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_GRACE_MS));
+      if (env.SHUTDOWN_GRACE_MS > 0)
+        await new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_GRACE_MS));
       logger.info("draining: finishing in-flight requests");
       // close() stops the listener and waits for in-flight requests; /health answers 503 meanwhile.
       await app.close();
       await swap?.stop().catch((error: unknown) => logger.error({ err: error }, "swap runtime stop failed"));
       for (const worker of workers) {
-        await worker.stop().catch((error: unknown) => logger.error({ err: error, worker: worker.name }, "worker stop failed"));
+        await worker
+          .stop()
+          .catch((error: unknown) => logger.error({ err: error, worker: worker.name }, "worker stop failed"));
       }
       await database.close();
       logger.info("stopped");

@@ -22,6 +22,8 @@ const CHAIN_BOUND_TABLES = [
   "reactor_fills",
   "nonce_invalidations",
   "indexed_blocks",
+  "discount_cancels",
+  "discounts",
 ];
 
 /** Makes the stored swap state belong to `identity`; returns whether it had to be reset. */

@@ -31,37 +31,36 @@ function listParameter<T extends z.ZodType<string, string>>(item: T, what: strin
     .meta({ description: `Comma-separated (or repeated) ${what}s, at most ${MAX_IDS_PER_FILTER}` });
 }
 
-export const OrdersQuerySchema = z
-  .object({
-    orderId: z.uuid().optional(),
-    orderIds: listParameter(z.uuid(), "order id").optional(),
-    orderHash: Bytes32Schema.overwrite((value) => value.toLowerCase()).optional(),
-    orderHashes: listParameter(
-      Bytes32Schema.overwrite((value) => value.toLowerCase()),
-      "order hash",
-    ).optional(),
-    orderStatus: z.enum(ORDER_FILTER_STATUSES).optional(),
-    swapper: AddressSchema.optional(),
-    filler: AddressSchema.optional(),
-    solverId: z.string().min(1).max(200).optional().meta({
-      description: "Keeps only this solver's orders and adds the execution fields to its own open orders",
-    }),
-    sortKey: z.enum(["createdAt", "updatedAt"]).default("createdAt"),
-    sort: z.enum(["asc", "desc"]).default("desc"),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(1000)
-      .optional()
-      .meta({ description: "Extension: page size; without it the whole list is returned" }),
-    cursor: z
-      .string()
-      .max(500)
-      .optional()
-      .meta({ description: "Extension: the `cursor` of the previous page" }),
-  })
-  .meta({ id: "OrdersQuery" });
+// No component id: Fastify's OpenAPI generator expands querystrings inline and cannot follow a $ref there.
+export const OrdersQuerySchema = z.object({
+  orderId: z.uuid().optional(),
+  orderIds: listParameter(z.uuid(), "order id").optional(),
+  orderHash: Bytes32Schema.overwrite((value) => value.toLowerCase()).optional(),
+  orderHashes: listParameter(
+    Bytes32Schema.overwrite((value) => value.toLowerCase()),
+    "order hash",
+  ).optional(),
+  orderStatus: z.enum(ORDER_FILTER_STATUSES).optional(),
+  swapper: AddressSchema.optional(),
+  filler: AddressSchema.optional(),
+  solverId: z.string().min(1).max(200).optional().meta({
+    description: "Keeps only this solver's orders and adds the execution fields to its own open orders",
+  }),
+  sortKey: z.enum(["createdAt", "updatedAt"]).default("createdAt"),
+  sort: z.enum(["asc", "desc"]).default("desc"),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .meta({ description: "Extension: page size; without it the whole list is returned" }),
+  cursor: z
+    .string()
+    .max(500)
+    .optional()
+    .meta({ description: "Extension: the `cursor` of the previous page" }),
+});
 export type OrdersQuery = z.output<typeof OrdersQuerySchema>;
 
 const OutputSchema = z.object({

@@ -103,6 +103,29 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
     return { body, entry, signature };
   }
 
+  it("documents the swap routes in the OpenAPI document", async () => {
+    const response = await app.inject({ url: "/api/v1/openapi.json" });
+    expect(response.statusCode, response.body).toBe(200);
+    const document = response.json();
+    for (const path of ["/quote", "/order", "/check_approval"])
+      expect(document.paths[path].post).toBeDefined();
+    const orders = document.paths["/orders"].get;
+    expect(orders.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining([
+        "orderId",
+        "orderIds",
+        "orderHash",
+        "orderHashes",
+        "orderStatus",
+        "swapper",
+        "filler",
+        "solverId",
+        "sortKey",
+      ]),
+    );
+    expect(document.components.schemas.QuoteResponse).toBeDefined();
+  });
+
   describe("POST /quote", () => {
     it("answers every solver's quote, best first, each its own signable entry", async () => {
       const response = await postQuote(
