@@ -31,10 +31,14 @@ export class InvalidEnvironmentError extends Error {
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): Env {
   // An empty variable means "unset", as shells and container runtimes commonly pass them.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
   const parsed = EnvSchema.safeParse(present);
   if (!parsed.success) {
-    const reasons = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+    const reasons = parsed.error.issues
+      .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
+      .join("; ");
     throw new InvalidEnvironmentError(`Invalid environment: ${reasons}`);
   }
   return parsed.data;

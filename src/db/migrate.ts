@@ -14,5 +14,7 @@ export async function migrate(database: Database): Promise<void> {
     await migratePglite(database.db as never, { migrationsFolder });
     return;
   }
-  await database.withAdvisoryLock(MIGRATION_LOCK_KEY, () => migratePg(database.db as never, { migrationsFolder }));
+  await database.withAdvisoryLock(MIGRATION_LOCK_KEY, () =>
+    migratePg(database.db as never, { migrationsFolder }),
+  );
 }

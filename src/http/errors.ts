@@ -3,7 +3,13 @@
 // `{error: {code, message, status, timestamp, details?}}`.
 import { z } from "zod";
 
-export const PARTNER_ERROR_CODES = ["noData", "noResultsFound", "anErrorOccurred", "pageNotFound", "ooops"] as const;
+export const PARTNER_ERROR_CODES = [
+  "noData",
+  "noResultsFound",
+  "anErrorOccurred",
+  "pageNotFound",
+  "ooops",
+] as const;
 export type PartnerErrorCode = (typeof PARTNER_ERROR_CODES)[number];
 
 export const SWAP_ERROR_CODES = [

@@ -128,7 +128,7 @@ describe.each(databaseKinds)("order lifecycle (%s)", (kind) => {
     expect((await history(row.orderId)).at(-1)).toEqual([
       "open",
       "expired",
-      "deadline " + row.deadline + " passed at block time " + (await chain.now()),
+      `deadline ${row.deadline} passed at block time ${await chain.now()}`,
     ]);
   });
 

@@ -6,7 +6,9 @@ import { type Database, type DatabaseKind, openDatabase } from "../../src/db/cli
 import { migrate } from "../../src/db/migrate.ts";
 
 /** The database kinds this run covers: PGlite, plus PostgreSQL when TEST_DATABASE_URL is set. */
-export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL
+  ? ["pglite", "postgres"]
+  : ["pglite"];
 
 export async function createTestDatabase(kind: DatabaseKind): Promise<Database> {
   if (kind === "pglite") {

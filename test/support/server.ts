@@ -1,5 +1,5 @@
 // Builds a real server around a test database for HTTP tests (fastify.inject, or listen on port 0).
-import { ManualClock, systemClock, type Clock } from "../../src/clock.ts";
+import { type Clock, ManualClock, systemClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { AppContext } from "../../src/http/context.ts";
 import { Lifecycle } from "../../src/http/lifecycle.ts";
