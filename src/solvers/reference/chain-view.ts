@@ -1,5 +1,6 @@
 // The reference solver's own view of its adapters: one multicall of their state per read (src/chain/adapter-reader)
-// turned into the direct legs its Executor may fill through, plus token decimals (read once, they never change).
+// turned into the direct legs its Executor may fill through and the discount legs it was told of, plus token
+// decimals (read once, they never change) and a discount swap's gross output.
 import {
   type Address,
   BaseError,
@@ -8,17 +9,20 @@ import {
   getAddress,
   isAddressEqual,
 } from "viem";
-import { erc20Abi } from "../../chain/abis.ts";
+import { erc20Abi, liquidLaneAdapterViewAbi } from "../../chain/abis.ts";
 import { AdapterReader, type AdapterState } from "../../chain/adapter-reader.ts";
 import type { ChainPublicClient } from "../../chain/client.ts";
-import type { PricedLeg, TokenDecimals } from "./pricing.ts";
+import type { ListedDiscount } from "./discounts-client.ts";
+import { discountedRate, PPM, type PricedLeg, type TokenDecimals } from "./pricing.ts";
 
-export interface DirectLegsQuery {
+export interface LegsQuery {
   tokenIn: Address;
   tokenOut: Address;
   decimals: TokenDecimals;
-  /** A subset of the solver's adapters (default: all of them). */
+  /** A subset of the solver's adapters for direct legs (default: all of them). */
   adapters?: readonly Address[];
+  /** Live discounts to price as discount legs (an internal solver's; on any adapter). */
+  discounts?: readonly ListedDiscount[];
   /** Read at this block (default: latest). */
   blockNumber?: bigint;
 }
@@ -88,12 +92,18 @@ export class SolverChainView {
   }
 
   /**
-   * The direct legs for tokenIn → tokenOut (DESIGN §4): adapters whose asset is tokenOut, that accept tokenIn, are
-   * not paused, have capacity, and on which the solver's Executor is authorized; rate `getMaxRate`, capacity
-   * `getMaxAssets`.
+   * The legs for tokenIn → tokenOut, in one multicall (DESIGN §4). Direct legs: the solver's adapters on which its
+   * Executor is authorized; rate `getMaxRate`. Discount legs: one per given discount of tokenIn whose discount is at
+   * least the adapter's `minDiscount`; rate = `getAmountOut(tokenIn, 10^inDec)` less the discount, as Sluice
+   * prices it. Either kind needs an adapter whose asset is tokenOut, that accepts tokenIn, is not paused and has
+   * capacity (`getMaxAssets`).
    */
-  async directLegs(query: DirectLegsQuery): Promise<PricedLeg[]> {
-    const adapters = (query.adapters ?? this.#adapters).filter((adapter) => this.isOwnAdapter(adapter));
+  async legs(query: LegsQuery): Promise<PricedLeg[]> {
+    const own = (query.adapters ?? this.#adapters).filter((adapter) => this.isOwnAdapter(adapter));
+    const discounts = (query.discounts ?? []).filter((discount) =>
+      isAddressEqual(discount.tokenToRedeem, query.tokenIn),
+    );
+    const adapters = [...new Set([...own, ...discounts.map((discount) => discount.adapter)].map(getAddress))];
     if (adapters.length === 0) return [];
     const snapshot = await this.#reader.read({
       adapters,
@@ -101,23 +111,60 @@ export class SolverChainView {
       fillers: [this.#executor],
       ...(query.blockNumber !== undefined ? { blockNumber: query.blockNumber } : {}),
     });
-    return snapshot.adapters
-      .filter((state) => this.#isDirectLeg(state, query.tokenOut))
-      .map((state) => ({ adapter: state.adapter, rate: state.maxRate!, capacity: state.maxAssets! }));
+    const usable = new Map(
+      snapshot.adapters
+        .filter((state) => isUsable(state, query.tokenOut))
+        .map((state) => [state.adapter, state]),
+    );
+    const legs: PricedLeg[] = [];
+    for (const adapter of own) {
+      const state = usable.get(getAddress(adapter));
+      if (!state || state.maxRate === null || state.maxRate <= 0n) continue;
+      if (!state.fillers.some((filler) => filler.authorized)) continue;
+      legs.push({ adapter: state.adapter, rate: state.maxRate, capacity: state.maxAssets! });
+    }
+    for (const discount of discounts) {
+      const state = usable.get(getAddress(discount.adapter));
+      if (!state || state.amountOutPerUnit === null || state.minDiscount === null) continue;
+      if (discount.ppm < state.minDiscount || discount.ppm > PPM) continue;
+      const rate = discountedRate(state.amountOutPerUnit, discount.ppm, query.decimals.tokenOut);
+      if (rate <= 0n) continue;
+      legs.push({
+        adapter: state.adapter,
+        rate,
+        capacity: state.maxAssets!,
+        discount: { discountId: discount.discountId, ppm: discount.ppm },
+      });
+    }
+    return legs;
   }
 
-  #isDirectLeg(state: AdapterState, tokenOut: Address): boolean {
-    return (
-      state.ok &&
-      state.asset !== null &&
-      isAddressEqual(state.asset, tokenOut) &&
-      state.acceptsTokenIn &&
-      state.paused === false &&
-      state.maxAssets !== null &&
-      state.maxAssets > 0n &&
-      state.maxRate !== null &&
-      state.maxRate > 0n &&
-      state.fillers.some((filler) => filler.authorized)
-    );
+  /** `getAmountOut(tokenIn, amountIn)`: the gross oracle output a discount swap takes its discount from. */
+  grossAmountOut(query: {
+    adapter: Address;
+    tokenIn: Address;
+    amountIn: bigint;
+    blockNumber?: bigint;
+  }): Promise<bigint> {
+    return this.#client.readContract({
+      address: query.adapter,
+      abi: liquidLaneAdapterViewAbi,
+      functionName: "getAmountOut",
+      args: [query.tokenIn, query.amountIn],
+      ...(query.blockNumber !== undefined ? { blockNumber: query.blockNumber } : {}),
+    });
   }
+}
+
+/** The adapter could release tokenOut for tokenIn now. */
+function isUsable(state: AdapterState, tokenOut: Address): boolean {
+  return (
+    state.ok &&
+    state.asset !== null &&
+    isAddressEqual(state.asset, tokenOut) &&
+    state.acceptsTokenIn &&
+    state.paused === false &&
+    state.maxAssets !== null &&
+    state.maxAssets > 0n
+  );
 }

@@ -1,6 +1,10 @@
 // The reference solver's config file (JSON): where it runs, which chain and contracts it fills on, its margin, and
 // the names of the environment variables that hold its secrets. The file never holds a secret itself, so it can be
 // committed and shared; a bad file or a missing secret names the field and the reason and stops the start.
+//
+// `internal: true` is for a solver Sluice's deployment lists as internal: it then prices and fills discount legs
+// through the internal discount API at `internalApiUrl` (by default the API's `/api/v1` base with
+// `/api-internal/v1` in its place).
 import { existsSync, readFileSync } from "node:fs";
 import type { Hex } from "viem";
 import { z } from "zod";
@@ -41,8 +45,33 @@ export const ReferenceSolverConfigSchema = z
     privateKeyEnv: EnvNameSchema,
     /** How often it polls `GET /orders` for its open orders. */
     pollIntervalMs: z.number().int().min(10).max(60_000).default(500),
+    /** An internal solver: it fills discount legs (the deployment must list it as internal too). */
+    internal: z.boolean().default(false),
+    /** The internal discount API base, e.g. `http://127.0.0.1:8080/api-internal/v1` (default: from `apiUrl`). */
+    internalApiUrl: z
+      .url({ protocol: /^https?$/ })
+      .transform((url) => url.replace(/\/+$/, ""))
+      .optional(),
   })
-  .strict();
+  .strict()
+  .transform((config, context) => {
+    if (!config.internal || config.internalApiUrl !== undefined) return config;
+    const derived = internalApiUrlFrom(config.apiUrl);
+    if (derived === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["internalApiUrl"],
+        message: "required for an internal solver whose apiUrl does not end in /api/v1",
+      });
+      return z.NEVER;
+    }
+    return { ...config, internalApiUrl: derived };
+  });
+
+/** `…/api/v1` → `…/api-internal/v1`, where Sluice mounts the internal discount API next to its public API. */
+export function internalApiUrlFrom(apiUrl: string): string | undefined {
+  return /\/api\/v1$/.test(apiUrl) ? apiUrl.replace(/\/api\/v1$/, "/api-internal/v1") : undefined;
+}
 
 export type ReferenceSolverConfig = z.output<typeof ReferenceSolverConfigSchema>;
 /** What a config file or a caller writes (defaults may be left out). */

@@ -2,15 +2,28 @@
 // it against the chain (deadline in chain time, the swapper's nonce), re-plans the legs from a fresh read of its
 // adapters and sends `Executor.fill(order, protocolSignature, swapInputs, "0x")` through the sequential sender.
 // Orders are handled one at a time, oldest first.
+//
+// An internal solver also plans over the live discount legs (a fresh list from the internal discount API). When the
+// plan uses one, the discount is resolved right before sending — its protocol co-signature lives 90 seconds — and
+// the fill goes out as `Executor.fill(order, protocolSignature, swapInputs, discountSwapInputs, "0x")`. A discount
+// that cannot be resolved any more is left out and the order planned again without it.
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Address, encodeFunctionData, type Hex, isAddressEqual } from "viem";
 import { executorAbi, reactorAbi } from "../../chain/abis.ts";
 import type { ChainPublicClient } from "../../chain/client.ts";
-import { decodeOrder, hashOrder, type Order, type SwapInput } from "../../chain/order.ts";
+import {
+  type DiscountSwapInput,
+  decodeOrder,
+  hashOrder,
+  type Order,
+  type SwapInput,
+} from "../../chain/order.ts";
 import type { Logger } from "../../logger.ts";
 import type { SolverChainView } from "./chain-view.ts";
+import type { InternalDiscountsClient, ListedDiscount } from "./discounts-client.ts";
+import { allocateForFill } from "./fill-plan.ts";
 import type { OpenOrder, OrdersClient } from "./orders-client.ts";
-import { allocate } from "./pricing.ts";
+import type { LegAllocation } from "./pricing.ts";
 import { BroadcastFailedError, type SequentialSender } from "./sender.ts";
 
 /** Why an order is left alone for good (until it leaves the open list). */
@@ -23,8 +36,23 @@ export type SkipReason =
   | "expired"
   | "nonce_used";
 
+/** A discount leg of a plan: resolved into a `DiscountSwapInput` just before the fill is sent. */
+export interface PlannedDiscountLeg {
+  adapter: Address;
+  discountId: Hex;
+  amountIn: bigint;
+  /** Exactly what the adapter's discount swap pays for `amountIn`. */
+  amountOut: bigint;
+}
+
 export type FillPlan =
-  | { kind: "ready"; swapInputs: SwapInput[]; amountOut: bigint }
+  | {
+      kind: "ready";
+      swapInputs: SwapInput[];
+      discountLegs: PlannedDiscountLeg[];
+      /** The legs' outputs: at least the committed outputs. */
+      amountOut: bigint;
+    }
   /**
    * The adapters cannot take the whole input (`capacity`), or their output does not cover the committed outputs
    * (`outputs`): tried again at the next poll.
@@ -39,6 +67,8 @@ export interface OrderFillerOptions {
   chain: SolverChainView;
   sender: SequentialSender;
   orders: OrdersClient;
+  /** Only for an internal solver: discount legs are planned and resolved through it. */
+  discounts?: InternalDiscountsClient;
   logger: Logger;
 }
 
@@ -123,25 +153,47 @@ export class OrderFiller {
     });
     if (used) return this.#skip(orderHash, "nonce_used", { nonce: order.request.nonce.toString() });
 
-    const plan = await this.plan(order, block.number);
-    if (plan === null) return this.#skip(orderHash, "unknown_token");
-    if (plan.kind === "short") {
-      return this.#wait(orderHash, `insufficient_liquidity:${plan.reason}`, {
-        available: plan.available.toString(),
-        needed: plan.needed.toString(),
-      });
-    }
+    // Each round leaves out at least one more discount, so this ends.
+    const excluded = new Set<Hex>();
+    let plan: FillPlan | null;
+    let discountSwapInputs: DiscountSwapInput[] | null;
+    do {
+      plan = await this.plan(order, block.number, excluded);
+      if (plan === null) return this.#skip(orderHash, "unknown_token");
+      if (plan.kind === "short") {
+        return this.#wait(orderHash, `insufficient_liquidity:${plan.reason}`, {
+          available: plan.available.toString(),
+          needed: plan.needed.toString(),
+        });
+      }
+      discountSwapInputs = await this.#resolveDiscountLegs(orderHash, plan.discountLegs, excluded, signal);
+    } while (discountSwapInputs === null);
 
-    const data = encodeFunctionData({
-      abi: executorAbi,
-      functionName: "fill",
-      args: [order, record.protocolSignature as Hex, plan.swapInputs, "0x"],
-    });
-    const legs = plan.swapInputs.map((input) => ({
-      adapter: input.adapter,
-      amountIn: input.swap.amountIn.toString(),
-      amountOut: input.swap.amountOut.toString(),
-    }));
+    const data =
+      discountSwapInputs.length > 0
+        ? encodeFunctionData({
+            abi: executorAbi,
+            functionName: "fill",
+            args: [order, record.protocolSignature as Hex, plan.swapInputs, discountSwapInputs, "0x"],
+          })
+        : encodeFunctionData({
+            abi: executorAbi,
+            functionName: "fill",
+            args: [order, record.protocolSignature as Hex, plan.swapInputs, "0x"],
+          });
+    const legs = [
+      ...plan.swapInputs.map((input) => ({
+        adapter: input.adapter,
+        amountIn: input.swap.amountIn.toString(),
+        amountOut: input.swap.amountOut.toString(),
+      })),
+      ...plan.discountLegs.map((leg) => ({
+        adapter: leg.adapter,
+        discountId: leg.discountId,
+        amountIn: leg.amountIn.toString(),
+        amountOut: leg.amountOut.toString(),
+      })),
+    ];
     try {
       const outcome = await sender.send({ key: orderHash, to: executor, data }, signal);
       switch (outcome.kind) {
@@ -181,18 +233,31 @@ export class OrderFiller {
   }
 
   /**
-   * The legs of a fill, from the adapters' state at `blockNumber`: the input allocated greedily to the best direct
-   * legs, each `Swap{recipient: executor, tokenIn, amountIn, amountOut}`; ready when the legs cover the committed
-   * outputs (all of one token). Null when a token has no `decimals()`.
+   * The legs of a fill, from the adapters' state at `blockNumber`: the input allocated greedily to the best legs —
+   * direct ones, each `Swap{recipient: executor, tokenIn, amountIn, amountOut}`, and for an internal solver the live
+   * discount legs not `excluded`, each with the exact output of its discount swap; ready when the legs cover the
+   * committed outputs (all of one token). Null when a token has no `decimals()`.
    */
-  async plan(order: Order, blockNumber: bigint): Promise<FillPlan | null> {
+  async plan(
+    order: Order,
+    blockNumber: bigint,
+    excluded: ReadonlySet<Hex> = new Set(),
+  ): Promise<FillPlan | null> {
+    const { chain } = this.#options;
     const tokenIn = order.request.tokenIn;
     const tokenOut = order.outputs[0]!.token;
-    const decimals = await this.#options.chain.pairDecimals(tokenIn, tokenOut);
+    const decimals = await chain.pairDecimals(tokenIn, tokenOut);
     if (!decimals) return null;
-    const legs = await this.#options.chain.directLegs({ tokenIn, tokenOut, decimals, blockNumber });
+    const discounts = (await this.#liveDiscounts()).filter((discount) => !excluded.has(discount.discountId));
+    const legs = await chain.legs({ tokenIn, tokenOut, decimals, discounts, blockNumber });
     const needed = order.outputs.reduce((sum, output) => sum + output.amount, 0n);
-    const allocation = allocate(order.request.amountIn, legs, decimals);
+    const allocation = await allocateForFill({
+      amountIn: order.request.amountIn,
+      legs,
+      decimals,
+      grossAmountOut: (adapter, amountIn) =>
+        chain.grossAmountOut({ adapter, tokenIn, amountIn, blockNumber }),
+    });
     if (allocation.kind === "insufficient") {
       return {
         kind: "short",
@@ -204,10 +269,14 @@ export class OrderFiller {
     if (allocation.amountOut < needed) {
       return { kind: "short", reason: "outputs", available: allocation.amountOut, needed };
     }
+    const direct = allocation.legs.filter((leg) => !leg.discount);
+    const discounted = allocation.legs.filter(
+      (leg): leg is LegAllocation & Required<Pick<LegAllocation, "discount">> => leg.discount !== undefined,
+    );
     return {
       kind: "ready",
       amountOut: allocation.amountOut,
-      swapInputs: allocation.legs.map((leg) => ({
+      swapInputs: direct.map((leg) => ({
         adapter: leg.adapter,
         swap: {
           recipient: this.#options.executor,
@@ -216,7 +285,66 @@ export class OrderFiller {
           amountOut: leg.amountOut,
         },
       })),
+      discountLegs: discounted.map((leg) => ({
+        adapter: leg.adapter,
+        discountId: leg.discount.discountId,
+        amountIn: leg.amountIn,
+        amountOut: leg.amountOut,
+      })),
     };
+  }
+
+  /** A fresh list for an internal solver; none for an external one, or when the API cannot be read (logged). */
+  async #liveDiscounts(): Promise<ListedDiscount[]> {
+    const { discounts } = this.#options;
+    if (!discounts) return [];
+    try {
+      return await discounts.list({ fresh: true });
+    } catch (error) {
+      this.#logger.warn(
+        { err: error },
+        "planning without discount legs: the internal discount API cannot be read",
+      );
+      return [];
+    }
+  }
+
+  /**
+   * The plan's discount legs as `DiscountSwapInput`s, each resolved now (a fresh co-signature), paying the
+   * Executor. Null when one could not be resolved: it joins `excluded` and the order is planned again.
+   */
+  async #resolveDiscountLegs(
+    orderHash: Hex,
+    legs: readonly PlannedDiscountLeg[],
+    excluded: Set<Hex>,
+    signal: AbortSignal,
+  ): Promise<DiscountSwapInput[] | null> {
+    if (legs.length === 0) return [];
+    // Discount legs are only planned from the internal API's list, so an internal solver has its client.
+    const discounts = this.#options.discounts!;
+    const { executor } = this.#options;
+    const inputs: DiscountSwapInput[] = [];
+    for (const leg of legs) {
+      try {
+        const resolved = await discounts.resolve(leg.discountId, signal);
+        inputs.push({
+          adapter: resolved.adapter,
+          discountSwap: resolved.discountSwap,
+          protocolSignature: resolved.protocolSignature,
+          recipient: executor,
+          amountIn: leg.amountIn,
+        });
+      } catch (error) {
+        signal.throwIfAborted();
+        excluded.add(leg.discountId);
+        this.#logger.warn(
+          { orderHash, discountId: leg.discountId, err: error },
+          "discount leg cannot be resolved; planning again without it",
+        );
+        return null;
+      }
+    }
+    return inputs;
   }
 
   #skip(orderHash: Hex, reason: SkipReason, details: Record<string, unknown> = {}): void {

@@ -8,6 +8,7 @@ import { createChainPublicClient, createChainWalletClient } from "../../chain/cl
 import { createLogger, type Logger } from "../../logger.ts";
 import { SolverChainView } from "./chain-view.ts";
 import type { ReferenceSolverConfig, ReferenceSolverSecrets } from "./config.ts";
+import { InternalDiscountsClient } from "./discounts-client.ts";
 import { OrderFiller } from "./filler.ts";
 import { OrdersClient } from "./orders-client.ts";
 import { ReferenceQuoter } from "./quoter.ts";
@@ -56,11 +57,24 @@ export async function startReferenceSolver(
     adapters: config.adapters,
     ...(config.multicall3 ? { multicall3: config.multicall3 } : {}),
   });
+  // Only an internal solver talks to the internal discount API; an external one never calls it.
+  const discounts =
+    config.internal && config.internalApiUrl
+      ? new InternalDiscountsClient({
+          internalApiUrl: config.internalApiUrl,
+          solverId: config.solverId,
+          sharedSecret: options.sharedSecret,
+          chainId: config.chainId,
+        })
+      : undefined;
+  const quotesLogger = logger.child({ component: "quotes" });
   const quoter = new ReferenceQuoter({
     chainId: config.chainId,
     executor: config.executor,
     marginBps: config.marginBps,
     chain,
+    ...(discounts ? { discounts } : {}),
+    logger: quotesLogger,
   });
   const server = await startQuoteServer({
     host: config.host,
@@ -68,7 +82,7 @@ export async function startReferenceSolver(
     basePath: config.basePath,
     sharedSecret: options.sharedSecret,
     quote: (request) => quoter.quote(request),
-    logger: logger.child({ component: "quotes" }),
+    logger: quotesLogger,
   });
 
   const fillerLogger = logger.child({ component: "filler" });
@@ -85,6 +99,7 @@ export async function startReferenceSolver(
       pollIntervalMs: config.pollIntervalMs,
     }),
     orders: new OrdersClient({ apiUrl: config.apiUrl, solverId: config.solverId }),
+    ...(discounts ? { discounts } : {}),
     logger: fillerLogger,
   });
   const controller = new AbortController();
@@ -99,6 +114,8 @@ export async function startReferenceSolver(
       executor: config.executor,
       marginBps: config.marginBps,
       apiUrl: config.apiUrl,
+      internal: config.internal,
+      ...(discounts ? { internalApiUrl: config.internalApiUrl } : {}),
     },
     "reference solver started",
   );

@@ -85,6 +85,7 @@ export async function startQuoteServer(options: QuoteServerOptions): Promise<Quo
         amountOut: outcome.response.amountOut,
         legs: outcome.legs.map((leg) => ({
           adapter: leg.adapter,
+          ...(leg.discount ? { discountId: leg.discount.discountId } : {}),
           amountIn: leg.amountIn.toString(),
           amountOut: leg.amountOut.toString(),
         })),
