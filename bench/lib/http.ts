@@ -6,6 +6,8 @@ export interface FetchedBody {
   status: number;
   body: Buffer;
   contentType: string | undefined;
+  /** From sending the request to the first body byte, and to the last. */
+  firstByteMs: number;
   milliseconds: number;
 }
 
@@ -14,13 +16,18 @@ export function fetchBody(url: string): Promise<FetchedBody> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: "GET" }, (response) => {
       const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      let firstByteMs: number | undefined;
+      response.on("data", (chunk: Buffer) => {
+        firstByteMs ??= performance.now() - started;
+        chunks.push(chunk);
+      });
       response.on("error", reject);
       response.on("end", () =>
         resolve({
           status: response.statusCode ?? 0,
           body: Buffer.concat(chunks),
           contentType: response.headers["content-type"],
+          firstByteMs: firstByteMs ?? performance.now() - started,
           milliseconds: performance.now() - started,
         }),
       );

@@ -2,8 +2,9 @@
 // load generator never shares their event loop; plus an RSS sampler for the server.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -17,30 +18,63 @@ export interface RunningProcess {
 /** How long `sluice serve` may take to listen: the devnet deploys its contracts on a first start. */
 const SLUICE_READY_TIMEOUT_MS = 180_000;
 
-/** Starts `sluice serve` and resolves once it logs its API URL; kills it if it is not ready in time. */
-export async function startSluice(env: Record<string, string>): Promise<RunningProcess> {
+/**
+ * Starts `sluice serve` with its stdout (the JSON logs, one line per request at info) appended to `logFile`,
+ * and resolves once it logs its API URL; kills it if it is not ready in time. A file rather than a pipe: a
+ * pipe would have to be drained by a process on the same cores, and the load generator would pay for it.
+ */
+export async function startSluice(
+  env: Record<string, string>,
+  options: { logFile: string },
+): Promise<RunningProcess> {
+  const logFd = openSync(options.logFile, "a");
   const child = spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", logFd, "inherit"],
   });
-  let timer: NodeJS.Timeout | undefined;
+  closeSync(logFd);
   try {
-    const baseUrl = await Promise.race([
-      waitForLine(child, (entry) => (entry.msg === "sluice is serving" ? String(entry.apiUrl) : undefined)),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`sluice serve was not ready within ${SLUICE_READY_TIMEOUT_MS / 1000} s`)),
-          SLUICE_READY_TIMEOUT_MS,
-        );
-      }),
-    ]);
+    const baseUrl = await waitForLogLine(child, options.logFile, (entry) =>
+      entry.msg === "sluice is serving" ? String(entry.apiUrl) : undefined,
+    );
     return { child, baseUrl, stop: () => stop(child) };
   } catch (error) {
     await stop(child);
     throw error;
-  } finally {
-    clearTimeout(timer);
+  }
+}
+
+async function waitForLogLine(
+  child: ChildProcess,
+  logFile: string,
+  pick: (entry: Record<string, unknown>) => string | undefined,
+): Promise<string> {
+  const deadline = Date.now() + SLUICE_READY_TIMEOUT_MS;
+  let scanned = 0;
+  while (Date.now() < deadline) {
+    const text = readFileSync(logFile, "utf8");
+    const complete = text.lastIndexOf("\n") + 1;
+    for (const line of text.slice(scanned, complete).split("\n")) {
+      const value = line.startsWith("{") ? pickJson(line, pick) : undefined;
+      if (value) return value;
+    }
+    scanned = complete;
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `sluice serve exited (${child.exitCode ?? child.signalCode}) before it was ready; see ${logFile}`,
+      );
+    }
+    await sleep(200);
+  }
+  throw new Error(`sluice serve was not ready within ${SLUICE_READY_TIMEOUT_MS / 1000} s; see ${logFile}`);
+}
+
+function pickJson(line: string, pick: (entry: Record<string, unknown>) => string | undefined) {
+  try {
+    return pick(JSON.parse(line));
+  } catch {
+    return undefined;
   }
 }
 
@@ -78,9 +112,8 @@ async function waitForLine(
     if (value) break;
   }
   if (!value) throw new Error(`process ${child.pid} exited before it was ready`);
-  // Request logs stay on (production logs every request too); the bench drains and discards them. Leaving
-  // the loop closed the line reader, which pauses the pipe: resume it, or the child's synchronous log
-  // writes would block on a full pipe and the benchmark would measure that.
+  // Leaving the loop closed the line reader, which pauses the pipe: resume it (discarding anything more the
+  // child writes), or its writes would block on a full pipe.
   stdout.resume();
   return value;
 }

@@ -67,7 +67,7 @@ export function formatPartnerReport(report: PartnerReport): string {
       `(the large vault's list: ${options.largeVaultConnections}), ${options.durationSeconds} s per route after ` +
       `${options.warmupSeconds} s of unmeasured warm-up, plain GETs without Accept-Encoding (identity bodies). ` +
       "Server: `sluice serve` in its own process (no DEPLOYMENT: the devnet, whose anvil is a separate process " +
-      "and not in the RSS figures; SLUICE_DEMO_DATA=0; request logs at info, drained). Baselines: bare Fastify " +
+      "and not in the RSS figures; SLUICE_DEMO_DATA=0; request logs at info, one line per request, written to a file). Baselines: bare Fastify " +
       "in a third process, measured before and after the routes; ratios divide by the mean of the two.",
     "",
   ];
@@ -115,6 +115,7 @@ function formatRun(run: DatabaseRun): string[] {
         "body",
         "MB/s",
         "RSS peak MB",
+        "CPU µs/req srv/db/gen",
         "load",
       ],
       rows,
@@ -126,7 +127,7 @@ function formatRun(run: DatabaseRun): string[] {
     `Baselines: \`/bare\` ${formatNumber(run.bareRequestsPerSecond)} req/s, same bytes ` +
       `${formatNumber(run.sameBodyRequestsPerSecond)} req/s (means of the first and last runs). RSS of baseline rows ` +
       `is the baseline process's; of every other row, the server's. Server RSS: ${formatNumber(run.serverIdleRssMb)} MB ` +
-      `idle, ${formatNumber(run.serverPeakRssMb)} MB peak over the whole run.`,
+      `idle, ${formatNumber(run.serverPeakRssMb)} MB peak over the whole run${memoryBreakdown(run)}.`,
     "",
     `Targets${run.kind === "postgres" ? " (the issue's, judged on PostgreSQL)" : " (stated for PostgreSQL; shown here for comparison)"}:`,
     "",
@@ -161,4 +162,15 @@ function formatRow(row: RouteMeasurement): string[] {
 /** autocannon's histogram counts whole milliseconds: 0 means under one. */
 function latency(milliseconds: number): string {
   return milliseconds === 0 ? "<1" : String(milliseconds);
+}
+
+function memoryBreakdown(run: DatabaseRun): string {
+  const memory = run.serverMemoryAtEnd;
+  if (!memory) return "";
+  const rest = memory.rssMb - memory.heapTotalMb - memory.externalMb;
+  return (
+    `; after the last route its /metrics said RSS ${formatNumber(memory.rssMb)} MB = V8 heap ` +
+    `${formatNumber(memory.heapTotalMb)} MB (${formatNumber(memory.heapUsedMb)} MB used) + external ` +
+    `${formatNumber(memory.externalMb)} MB + ${formatNumber(rest)} MB of code, loader thread and allocator`
+  );
 }

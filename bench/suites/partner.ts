@@ -7,10 +7,11 @@ import { join } from "node:path";
 import type { PartnerDatasetFacts } from "../dataset/partner-dataset.ts";
 import { type BenchDatabaseKind, benchDatabase } from "../dataset/store.ts";
 import { cpuDuring, processCpuMs } from "../lib/cpu.ts";
-import { fetchBody } from "../lib/http.ts";
+import { type FetchedBody, fetchBody } from "../lib/http.ts";
 import { type LoadResult, runLoad } from "../lib/load.ts";
 import { loadAverage, machineFacts } from "../lib/machine.ts";
 import { type RunningProcess, rssMb, sampleRss, startBare, startSluice } from "../lib/processes.ts";
+import { readServerMemory, type ServerMemory } from "../lib/server-memory.ts";
 import { ensurePartnerDataset } from "./partner-dataset.ts";
 import {
   type DatabaseProbe,
@@ -38,8 +39,10 @@ export interface RouteMeasurement extends LoadResult {
   path: string;
   connections: number;
   durationSeconds: number;
-  /** Identity-encoded body of one response, fetched before the run. */
+  /** Identity-encoded body of one response, fetched before the run, and when its first and last bytes came. */
   bodyBytes: number;
+  firstByteMs: number;
+  lastByteMs: number;
   /** Server (or, for a baseline, baseline process) RSS when the run started and its peak during it. */
   rssStartMb: number;
   rssPeakMb: number;
@@ -61,6 +64,8 @@ export interface DatabaseRun {
   /** Server RSS once it is ready (before any request) and its peak over the whole run, in MB. */
   serverIdleRssMb: number;
   serverPeakRssMb: number;
+  /** The server's /metrics view of its memory after the last route (heap, external), when available. */
+  serverMemoryAtEnd: ServerMemory | undefined;
   /** Mean of the small bare route's two runs (start and end) and of the same-bytes route's. */
   bareRequestsPerSecond: number;
   sameBodyRequestsPerSecond: number;
@@ -121,16 +126,22 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
   const target = benchDatabase(kind);
   log(`${kind}: starting sluice serve`);
   // No demo data in the benchmark database; request logs on, as in production.
-  const sluice = await startSluice({ ...target.serveEnv, SLUICE_DEMO_DATA: "0", LOG_LEVEL: "info" });
+  const scratch = mkdtempSync(join(tmpdir(), "sluice-bench-"));
+  const sluice = await startSluice(
+    { ...target.serveEnv, SLUICE_DEMO_DATA: "0", LOG_LEVEL: "info" },
+    { logFile: join(scratch, "server.log") },
+  ).catch((error: unknown) => {
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  });
   const serverPid = sluice.child.pid!;
   const serverIdleRssMb = rssMb(serverPid);
   const whole = sampleRss(serverPid);
   const probe: DatabaseProbe = await openDatabaseProbe(kind);
-  const scratch = mkdtempSync(join(tmpdir(), "sluice-bench-"));
   let bare: RunningProcess | undefined;
   try {
     const routes = partnerRoutes(dataset);
-    const bodies = new Map<RouteRole, Buffer>();
+    const bodies = new Map<RouteRole, FetchedBody>();
     for (const route of routes) {
       const fetched = await fetchBody(`${sluice.baseUrl}${route.path}`);
       if (fetched.status !== 200) {
@@ -138,13 +149,13 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
           `${route.path} answered ${fetched.status}: ${fetched.body.subarray(0, 300).toString()}`,
         );
       }
-      bodies.set(route.role, fetched.body);
+      bodies.set(route.role, fetched);
     }
     // The second baseline sends a byte-identical copy of the vaults body.
     const vaultsBodyFile = join(scratch, "entities-vaults.json");
-    writeFileSync(vaultsBodyFile, bodies.get("registry")!);
+    writeFileSync(vaultsBodyFile, bodies.get("registry")!.body);
     bare = await startBare({ bodyFile: vaultsBodyFile });
-    const bareBody = Buffer.from(JSON.stringify({ status: "ok", items: [1, 2, 3] }));
+    const bareBody = await fetchBody(`${bare.baseUrl}/bare`);
 
     const measure = async (
       role: RouteRole,
@@ -152,7 +163,7 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
       url: string,
       pid: number,
       connections: number,
-      bodyBytes: number,
+      fetched: FetchedBody,
     ): Promise<RouteMeasurement> => {
       log(`${kind}: ${label} (${connections} connections, ${options.durationSeconds} s)`);
       await runLoad({ url, connections, durationSeconds: options.warmupSeconds });
@@ -180,7 +191,9 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
         path: new URL(url).pathname,
         connections,
         durationSeconds: options.durationSeconds,
-        bodyBytes,
+        bodyBytes: fetched.body.length,
+        firstByteMs: fetched.firstByteMs,
+        lastByteMs: fetched.milliseconds,
         rssStartMb: rss.startMb,
         rssPeakMb: rss.peakMb,
         loadAverage: loadAverageAtStart,
@@ -193,14 +206,7 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
     };
     const barePid = bare.child.pid!;
     const runBare = () =>
-      measure(
-        "bare",
-        "bare Fastify /bare",
-        `${bare!.baseUrl}/bare`,
-        barePid,
-        options.connections,
-        bareBody.length,
-      );
+      measure("bare", "bare Fastify /bare", `${bare!.baseUrl}/bare`, barePid, options.connections, bareBody);
     const runSameBody = () =>
       measure(
         "bare-body",
@@ -208,7 +214,7 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
         `${bare!.baseUrl}/body`,
         barePid,
         options.connections,
-        bodies.get("registry")!.length,
+        bodies.get("registry")!,
       );
 
     // The baselines run first and again last; their means are the denominators, so drift in the
@@ -223,10 +229,11 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
           `${sluice.baseUrl}${route.path}`,
           serverPid,
           connections,
-          bodies.get(route.role)!.length,
+          bodies.get(route.role)!,
         ),
       );
     }
+    const serverMemoryAtEnd = await readServerMemory(`${new URL(sluice.baseUrl).origin}/metrics`);
     measured.push(await runBare(), await runSameBody());
 
     const mean = (role: RouteRole) => {
@@ -240,13 +247,20 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
       row.ratioToBare = row.requestsPerSecond / bareRequestsPerSecond;
       if (row.role === "registry") row.ratioToSameBody = row.requestsPerSecond / sameBodyRequestsPerSecond;
     }
-    const serverPeakRssMb = whole.stop().peakMb;
+    // The per-route samplers read at other instants than the whole-run one; the peak is the highest of all.
+    const serverPeakRssMb = Math.max(
+      whole.stop().peakMb,
+      ...measured
+        .filter((row) => row.role !== "bare" && row.role !== "bare-body")
+        .map((row) => row.rssPeakMb),
+    );
     const run: Omit<DatabaseRun, "targets"> = {
       kind,
       databaseVersion: version,
       dataset,
       serverIdleRssMb,
       serverPeakRssMb,
+      serverMemoryAtEnd,
       bareRequestsPerSecond,
       sameBodyRequestsPerSecond,
       routes: measured,
