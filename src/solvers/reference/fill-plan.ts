@@ -29,6 +29,8 @@ export interface FillPlanInput {
 
 /** The allocation of a fill, every leg's `amountOut` exactly what its adapter pays. */
 export async function allocateForFill(input: FillPlanInput): Promise<Allocation> {
+  const capacities = new Map(oneLegPerAdapter(input.legs).map((leg) => [key(leg.adapter), leg.capacity]));
+  // Planned with lowered capacities; always checked against the adapter's real one.
   let legs = oneLegPerAdapter(input.legs);
   const corrections = new Map<string, number>();
   for (;;) {
@@ -38,8 +40,8 @@ export async function allocateForFill(input: FillPlanInput): Promise<Allocation>
 
     const excess = new Map<string, bigint>();
     allocation.legs.forEach((leg, index) => {
-      const capacity = legs.find((candidate) => sameAdapter(candidate.adapter, leg.adapter))!.capacity;
-      if (exact[index]! > capacity) excess.set(leg.adapter.toLowerCase(), exact[index]! - capacity);
+      const capacity = capacities.get(key(leg.adapter))!;
+      if (exact[index]! > capacity) excess.set(key(leg.adapter), exact[index]! - capacity);
     });
     if (excess.size === 0) {
       const placed = allocation.legs.map((leg, index) => ({ ...leg, amountOut: exact[index]! }));
@@ -50,11 +52,10 @@ export async function allocateForFill(input: FillPlanInput): Promise<Allocation>
       };
     }
     legs = legs.flatMap((leg) => {
-      const key = leg.adapter.toLowerCase();
-      const over = excess.get(key);
+      const over = excess.get(key(leg.adapter));
       if (over === undefined) return [leg];
-      const count = (corrections.get(key) ?? 0) + 1;
-      corrections.set(key, count);
+      const count = (corrections.get(key(leg.adapter)) ?? 0) + 1;
+      corrections.set(key(leg.adapter), count);
       if (count > MAX_CORRECTIONS_PER_LEG) return [];
       return [{ ...leg, capacity: leg.capacity - over }];
     });
@@ -66,6 +67,6 @@ async function exactOutput(leg: LegAllocation, input: FillPlanInput): Promise<bi
   return discountSwapOutput(await input.grossAmountOut(leg.adapter, leg.amountIn), leg.discount.ppm);
 }
 
-function sameAdapter(a: Address, b: Address): boolean {
-  return a.toLowerCase() === b.toLowerCase();
+function key(adapter: Address): string {
+  return adapter.toLowerCase();
 }

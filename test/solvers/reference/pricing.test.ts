@@ -1,11 +1,19 @@
 // The reference solver's pricing as pure functions: rate math and rounding, the most input a capacity takes, the
-// greedy allocation across legs, one unit less per leg, the margin, the lower of sent and on-chain wins, declines.
-import type { Address } from "viem";
+// greedy allocation across legs, one unit less per leg, the margin, the lower of sent and on-chain wins, declines;
+// discount legs (Sluice's rate, the exact swap output, a direct and a discount leg sharing an adapter's capacity)
+// and a fill plan's exact discount outputs.
+import type { Address, Hex } from "viem";
 import { describe, expect, it } from "vitest";
+import type { AdapterState } from "../../../src/inventory/adapter-state.ts";
+import { discountedRate as sluiceDiscountedRate } from "../../../src/inventory/offer.ts";
+import { allocateForFill } from "../../../src/solvers/reference/fill-plan.ts";
 import {
   allocate,
   amountOutAt,
+  discountedRate,
+  discountSwapOutput,
   maxInputWithin,
+  oneLegPerAdapter,
   type PricedLeg,
   priceQuote,
   trustedLegs,
@@ -191,6 +199,174 @@ describe("priceQuote", () => {
     expect(priceQuote({ ...base, amountIn: 0n, sent: legs, onChain: legs })).toEqual({
       kind: "decline",
       reason: "zero_output",
+    });
+  });
+});
+
+describe("discount legs", () => {
+  const ID = `0x${"d1".repeat(32)}` as Hex;
+  const OTHER_ID = `0x${"d2".repeat(32)}` as Hex;
+  const discountLeg = (adapter: Address, rate: bigint, capacity: bigint, ppm = 600n, id = ID): PricedLeg => ({
+    adapter,
+    rate,
+    capacity,
+    discount: { discountId: id, ppm },
+  });
+
+  it("prices the oracle output of one token less the discount exactly as Sluice offers it", () => {
+    for (const [perUnit, ppm, outDecimals] of [
+      [1_000_000n, 600n, 6],
+      [1_002_000n, 600n, 6],
+      [999_999n, 5000n, 6],
+      [10n ** 18n + 7n, 1n, 18],
+      [123_456_789n, 999_999n, 8],
+    ] as const) {
+      const state = { oracleAmountOutPerUnit: perUnit, assetDecimals: outDecimals } as AdapterState;
+      expect(discountedRate(perUnit, ppm, outDecimals)).toBe(sluiceDiscountedRate(state, ppm));
+    }
+    // 1.0 less 600 ppm.
+    expect(discountedRate(1_000_000n, 600n, 6)).toBe(9994n * 10n ** 14n);
+  });
+
+  it("takes the discount off the rounded-down gross output and rounds down again", () => {
+    expect(discountSwapOutput(1_000_000n, 600n)).toBe(999_400n);
+    expect(discountSwapOutput(1_234_567n, 600n)).toBe(1_233_826n); // 1233826.2598
+    expect(discountSwapOutput(1n, 600n)).toBe(0n);
+    expect(discountSwapOutput(5n, 0n)).toBe(5n);
+  });
+
+  it("keeps a discount leg apart from the direct leg on its adapter, each at the lower of sent and own rate", () => {
+    const sent = [leg(A, RWA, 1000n * USD), discountLeg(A, 9994n * 10n ** 14n, 1000n * USD)];
+    const onChain = [
+      leg(A, 9995n * 10n ** 14n, 300n * USD),
+      discountLeg(A, 9990n * 10n ** 14n, 300n * USD),
+      // A discount the request did not name is not trusted.
+      discountLeg(B, RWA, 300n * USD, 600n, OTHER_ID),
+    ];
+    expect(trustedLegs(sent, onChain)).toEqual([
+      leg(A, 9995n * 10n ** 14n, 300n * USD),
+      discountLeg(A, 9990n * 10n ** 14n, 300n * USD),
+    ]);
+    // A discount leg that the solver's own read does not show (not listed, or another discount) is dropped.
+    expect(trustedLegs([discountLeg(A, RWA, 5n, 600n, OTHER_ID)], onChain)).toEqual([]);
+  });
+
+  it("uses a direct and a discount leg on one adapter as alternatives: the better one, the capacity once", () => {
+    // The discount leg on A is better than A's direct leg; both draw on A's 100 tUSD.
+    const legs = [
+      leg(A, 99n * RATE, 100n * USD),
+      discountLeg(A, RWA, 100n * USD),
+      leg(B, 98n * RATE, 1000n * USD),
+    ];
+    expect(oneLegPerAdapter(legs)).toEqual([
+      discountLeg(A, RWA, 100n * USD),
+      leg(B, 98n * RATE, 1000n * USD),
+    ]);
+    const allocation = allocate(300n * RWA, legs, decimals);
+    if (allocation.kind !== "allocated") throw new Error("expected an allocation");
+    expect(allocation.legs).toEqual([
+      {
+        adapter: A,
+        amountIn: 100n * RWA + 10n ** 12n - 1n,
+        amountOut: 100n * USD - 1n,
+        discount: { discountId: ID, ppm: 600n },
+      },
+      { adapter: B, amountIn: 200n * RWA - 10n ** 12n + 1n, amountOut: 195_999_998n },
+    ]);
+    // A's capacity was used once: without the alternative, the same 100 tUSD.
+    expect(allocation.legs.filter((l) => l.adapter === A)).toHaveLength(1);
+
+    // An exact input that only fits if A counted twice is declined, not placed on A's capacity twice.
+    const onlyA = [leg(A, RWA, 100n * USD), discountLeg(A, RWA, 100n * USD)];
+    expect(allocate(150n * RWA, onlyA, decimals)).toMatchObject({ kind: "insufficient" });
+    // On equal rates the direct leg is used and the discount left for later; the lower capacity counts.
+    expect(oneLegPerAdapter([discountLeg(A, RWA, 80n), leg(A, RWA, 100n)])).toEqual([leg(A, RWA, 80n)]);
+  });
+
+  it("quotes a discount leg at the lower of the sent and its own rate, sharing the adapter's capacity", () => {
+    const sent = [leg(A, 9995n * 10n ** 14n, 50n * USD), discountLeg(A, 1_001_398n * 10n ** 12n, 50n * USD)];
+    const onChain = [leg(A, 9995n * 10n ** 14n, 50n * USD), discountLeg(A, 9994n * 10n ** 14n, 40n * USD)];
+    const decision = priceQuote({ decimals, marginBps: 0, amountIn: 10n * RWA, sent, onChain });
+    if (decision.kind !== "quote") throw new Error(`expected a quote, got ${decision.reason}`);
+    // The generous sent discount rate is not believed: 0.9994 < the direct 0.9995, so the direct leg wins.
+    expect(decision.allocation.legs).toEqual([{ adapter: A, amountIn: 10n * RWA, amountOut: 9_994_999n }]);
+    expect(priceQuote({ decimals, marginBps: 0, amountIn: 60n * RWA, sent, onChain })).toEqual({
+      kind: "decline",
+      reason: "insufficient_capacity",
+    });
+  });
+});
+
+describe("fill plan: a discount leg's exact output", () => {
+  const ID = `0x${"d1".repeat(32)}` as Hex;
+  // An oracle price of 1.002 tUSD per tRWA: the adapter's getAmountOut.
+  const PRICE = 1_002n * 10n ** 15n;
+  const gross = async (_adapter: Address, amountIn: bigint) => (amountIn * PRICE * USD) / (RWA * RWA);
+  const rate = discountedRate(1_002_000n, 600n, 6);
+  const discountLeg = (capacity: bigint): PricedLeg => ({
+    adapter: A,
+    rate,
+    capacity,
+    discount: { discountId: ID, ppm: 600n },
+  });
+
+  it("plans a discount leg with what the adapter pays, not the rate's estimate", async () => {
+    const plan = await allocateForFill({
+      amountIn: 100n * RWA,
+      legs: [discountLeg(1000n * USD)],
+      decimals,
+      grossAmountOut: gross,
+    });
+    // floor(floor(100 × 1.002 tUSD) × 999400 / 1e6) = floor(100_200_000 × 0.9994) = 100_139_880.
+    expect(plan).toEqual({
+      kind: "allocated",
+      legs: [
+        {
+          adapter: A,
+          amountIn: 100n * RWA,
+          amountOut: 100_139_880n,
+          discount: { discountId: ID, ppm: 600n },
+        },
+      ],
+      amountOut: 100_139_880n,
+    });
+    // The rate's estimate (one unit less) is lower: the quote never promises more than the fill gets.
+    expect(amountOutAt(100n * RWA, rate, decimals) - 1n).toBeLessThanOrEqual(100_139_880n);
+  });
+
+  it("lowers a capacity-bound discount leg until its exact output fits, the rest going to the next leg", async () => {
+    const capacity = 300n * USD;
+    const legs = [discountLeg(capacity), leg(B, 9995n * 10n ** 14n, 1_000_000n * USD)];
+    // By the rate alone the discount leg would take input whose exact output overshoots its 300 tUSD.
+    const naive = allocate(1000n * RWA, legs, decimals);
+    if (naive.kind !== "allocated") throw new Error("expected an allocation");
+    const naiveExact = discountSwapOutput(await gross(A, naive.legs[0]!.amountIn), 600n);
+    expect(naiveExact).toBeGreaterThan(capacity);
+
+    const plan = await allocateForFill({ amountIn: 1000n * RWA, legs, decimals, grossAmountOut: gross });
+    if (plan.kind !== "allocated") throw new Error("expected an allocation");
+    const [onA, onB] = plan.legs;
+    expect(onA!.adapter).toBe(A);
+    expect(onA!.amountOut).toBe(discountSwapOutput(await gross(A, onA!.amountIn), 600n));
+    expect(onA!.amountOut).toBeLessThanOrEqual(capacity);
+    expect(onA!.amountOut).toBeGreaterThan(capacity - USD / 1000n); // within a thousandth of a tUSD
+    expect(onB).toMatchObject({ adapter: B, amountIn: 1000n * RWA - onA!.amountIn });
+    expect(plan.amountOut).toBe(onA!.amountOut + onB!.amountOut);
+  });
+
+  it("leaves out a discount leg whose output keeps overshooting its capacity", async () => {
+    const legs = [discountLeg(300n * USD), leg(B, 9995n * 10n ** 14n, 1_000_000n * USD)];
+    // An oracle that always pays more than the capacity, however little goes in.
+    const plan = await allocateForFill({
+      amountIn: 10n * RWA,
+      legs,
+      decimals,
+      grossAmountOut: async () => 400n * USD,
+    });
+    expect(plan).toEqual({
+      kind: "allocated",
+      legs: [{ adapter: B, amountIn: 10n * RWA, amountOut: 9_994_999n }],
+      amountOut: 9_994_999n,
     });
   });
 });
