@@ -90,6 +90,29 @@ describe("solver config", () => {
     }
   });
 
+  it("is external unless it says internal; an internal one finds the internal API next to the public one", () => {
+    const external = parseSolverConfig(valid, "test");
+    expect(external.internal).toBe(false);
+    expect(external.internalApiUrl).toBeUndefined();
+    expect(parseSolverConfig({ ...valid, internal: true }, "test").internalApiUrl).toBe(
+      "http://127.0.0.1:8080/api-internal/v1",
+    );
+    expect(
+      parseSolverConfig(
+        {
+          ...valid,
+          internal: true,
+          apiUrl: "https://sluice.example/v1",
+          internalApiUrl: "https://i.example/x/",
+        },
+        "test",
+      ).internalApiUrl,
+    ).toBe("https://i.example/x");
+    expect(problems({ ...valid, internal: true, apiUrl: "https://sluice.example/v1" })).toEqual([
+      { field: "internalApiUrl", reason: expect.stringContaining("/api/v1") },
+    ]);
+  });
+
   it("reports a missing file and a file that is not JSON", () => {
     expect(() => loadSolverConfig("/nonexistent/solver.json")).toThrow(/file not found/);
     const dir = mkdtempSync(join(tmpdir(), "sluice-solver-config-"));

@@ -6,15 +6,12 @@
 import { type Address, type Hex, maxUint256, parseEventLogs } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { liquidLaneAdapterViewAbi, reactorAbi, testERC20Abi } from "../../../src/chain/abis.ts";
-import { hashOrder, type Request, signRequest } from "../../../src/chain/order.ts";
+import { hashOrder } from "../../../src/chain/order.ts";
 import { ManualClock } from "../../../src/clock.ts";
 import type { Database } from "../../../src/db/client.ts";
 import type { App } from "../../../src/http/server.ts";
-import { OrderRepository } from "../../../src/orders/repository.ts";
-import { OrdersResponseSchema } from "../../../src/orders/schemas.ts";
 import { type ReferenceSolver, startReferenceSolver } from "../../../src/solvers/reference/main.ts";
 import { withMargin } from "../../../src/solvers/reference/pricing.ts";
-import { QuoteResponseSchema } from "../../../src/swap/schemas.ts";
 import { useTestChain } from "../../support/anvil.ts";
 import { createTestDatabase } from "../../support/db.ts";
 import { createSwapTestApp } from "../../support/swap.ts";
@@ -24,6 +21,8 @@ import {
   deploySecondUsdAdapter,
   type LateListener,
   type LogEntry,
+  placeOrder,
+  retireOpenOrders,
   SOLVER_ID,
   SOLVER_SECRET,
   solverConfig,
@@ -103,26 +102,6 @@ async function startSolver(apiUrl: string): Promise<{ solver: ReferenceSolver; l
   };
 }
 
-/**
- * The chain is reverted after each test, so the test's orders could be filled again by the next test's solver:
- * they leave the open list, as if the swapper had cancelled them.
- */
-async function retireOpenOrders(app: App): Promise<void> {
-  const listed = OrdersResponseSchema.parse(
-    (await app.inject({ url: "/api/v1/orders?orderStatus=open" })).json(),
-  );
-  const repository = new OrderRepository(database);
-  for (const order of listed.orders) {
-    await repository.changeStatus({
-      orderId: order.orderId,
-      from: "open",
-      to: "cancelled",
-      reason: "test chain reverted",
-      at: new Date(),
-    });
-  }
-}
-
 /** A Sluice swap server on the file's database with the reference solver as its one solver. */
 async function startFlow(): Promise<Flow> {
   const listener = await startLateListener();
@@ -137,80 +116,11 @@ async function startFlow(): Promise<Flow> {
     deployment: { adapters: adapters().map((address) => ({ address })) },
   });
   cleanups.push(async () => {
-    await retireOpenOrders(app);
+    await retireOpenOrders(app, database);
     await app.close();
   });
   listener.attach((req, res) => app.routing(req, res));
   return { app, listener, clock, solver, logs };
-}
-
-interface PlacedOrder {
-  orderId: string;
-  orderHash: Hex;
-  nonce: bigint;
-  deadline: bigint;
-  quotedAmount: bigint;
-  committed: Array<{ token: string; recipient: string; amount: bigint }>;
-}
-
-/** Quote → sign → POST /order, as a wallet would; answers the order as GET /orders shows it. */
-async function placeOrder(
-  flow: Flow,
-  amountIn: bigint,
-  swapper = chain.accounts.swapper,
-): Promise<PlacedOrder> {
-  const quote = await flow.app.inject({
-    method: "POST",
-    url: "/api/v1/quote",
-    payload: {
-      tokenInChainId: chain.chainId,
-      tokenOutChainId: chain.chainId,
-      tokenIn: chain.core.tokens.rwa,
-      tokenOut: chain.core.tokens.usd,
-      type: "EXACT_INPUT",
-      amount: amountIn.toString(),
-      swapper: swapper.address,
-      outputs: [{ token: chain.core.tokens.usd }],
-    },
-  });
-  expect(quote.statusCode, quote.body).toBe(200);
-  const entry = QuoteResponseSchema.parse(quote.json()).quotes[0]!;
-  expect(entry.solver.id).toBe(SOLVER_ID);
-  const v = entry.signatureData.value;
-  const request: Request = {
-    tokenIn: v.tokenIn as Address,
-    amountIn: BigInt(v.amountIn),
-    outputs: v.outputs.map((o) => ({
-      token: o.token as Address,
-      amount: BigInt(o.amount),
-      recipient: o.recipient as Address,
-    })),
-    deadline: BigInt(v.deadline),
-    nonce: BigInt(v.nonce),
-    protocol: v.protocol as Address,
-  };
-  const signature = await signRequest(
-    swapper,
-    { chainId: chain.chainId, reactor: chain.core.reactor },
-    request,
-  );
-  const order = await flow.app.inject({
-    method: "POST",
-    url: "/api/v1/order",
-    payload: { quote: entry.quote, signature },
-  });
-  expect(order.statusCode, order.body).toBe(200);
-  const orderId = order.json().orderId as string;
-  const listed = await flow.app.inject({ url: `/api/v1/orders?orderId=${orderId}` });
-  const record = OrdersResponseSchema.parse(listed.json()).orders[0]!;
-  return {
-    orderId,
-    orderHash: record.orderHash as Hex,
-    nonce: request.nonce,
-    deadline: request.deadline,
-    quotedAmount: BigInt(entry.quote.aggregatedOutputs[0]!.amount),
-    committed: record.outputs.map((o) => ({ ...o, amount: BigInt(o.amount) })),
-  };
 }
 
 function balanceOf(token: Address, owner: Address): Promise<bigint> {
@@ -269,7 +179,7 @@ describe("reference solver on anvil with a Sluice swap server", () => {
       secondAdapterRwa: await balanceOf(core.tokens.rwa, secondAdapter),
     };
 
-    const placed = await placeOrder(flow, 1000n * RWA);
+    const placed = await placeOrder(chain, flow.app, 1000n * RWA);
     const filled = await flow.logs.waitFor(
       (e) => e.msg === "order filled" && e.orderHash === placed.orderHash,
       {
@@ -338,7 +248,7 @@ describe("reference solver on anvil with a Sluice swap server", () => {
     const nonceBefore = await solverNonce();
     // Sluice is unreachable for the solver's poll while the order ages past its deadline.
     flow.listener.holdOrders(true);
-    const placed = await placeOrder(flow, 10n * RWA);
+    const placed = await placeOrder(chain, flow.app, 10n * RWA);
     const now = await chain.now();
     await chain.increaseTime(Number(placed.deadline - now) + 5);
     expect(await chain.now()).toBeGreaterThan(placed.deadline);
@@ -359,7 +269,7 @@ describe("reference solver on anvil with a Sluice swap server", () => {
     const nonceBefore = await solverNonce();
     const startBlock = await chain.publicClient.getBlockNumber();
     flow.listener.holdOrders(true);
-    const placed = await placeOrder(flow, 10n * RWA, swapper);
+    const placed = await placeOrder(chain, flow.app, 10n * RWA, swapper);
     const hash = await chain.wallet(swapper).writeContract({
       address: chain.core.reactor,
       abi: reactorAbi,
@@ -389,7 +299,7 @@ describe("reference solver on anvil with a Sluice swap server", () => {
       await chain.publicClient.waitForTransactionReceipt({ hash });
     };
     flow.listener.holdOrders(true);
-    const placed = await placeOrder(flow, 10n * RWA, swapper);
+    const placed = await placeOrder(chain, flow.app, 10n * RWA, swapper);
     await approve(0n);
     flow.listener.holdOrders(false);
 
@@ -418,7 +328,7 @@ describe("reference solver on anvil with a Sluice swap server", () => {
     // Blocks are mined by hand from here: the first run's transaction stays pending across the restart.
     await chain.testClient.setAutomine(false);
     try {
-      const placed = await placeOrder(flow, 10n * RWA);
+      const placed = await placeOrder(chain, flow.app, 10n * RWA);
       const sent = await flow.logs.waitFor(
         (e) => e.msg === "transaction sent" && e.key === placed.orderHash,
         {

@@ -1,12 +1,14 @@
 // Helpers of the reference solver's tests: its config on a test chain, its logs captured as JSON (the tests wait
-// on what it reports instead of sleeping), a listener that lets Sluice and the solver learn each other's URL, and a
-// second tUSD adapter so a fill can split over two legs.
+// on what it reports instead of sleeping), a listener that lets Sluice and the solver learn each other's URL, a
+// second tUSD adapter so a fill can split over two legs, and a Sluice server with the discount routes (public and
+// internal) for the discount-leg fills.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { type Logger, pino } from "pino";
-import { type Address, encodeAbiParameters, type Hex, parseEventLogs } from "viem";
+import { type Address, encodeAbiParameters, type Hex, type LocalAccount, parseEventLogs } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
+import { expect } from "vitest";
 import {
   adapterFactoryAbi,
   liquidLaneAdapterAbi,
@@ -14,13 +16,29 @@ import {
   testVaultAbi,
   testVaultBytecode,
 } from "../../../src/chain/abis.ts";
+import { type Request, signRequest } from "../../../src/chain/order.ts";
+import type { Clock } from "../../../src/clock.ts";
+import type { Database } from "../../../src/db/client.ts";
+import type { Deployment } from "../../../src/deployment/schema.ts";
 import { DEV_MNEMONIC } from "../../../src/devnet/deploy.ts";
+import { INTERNAL_API_PREFIX, internalDiscountRoutes } from "../../../src/discounts/internal-routes.ts";
+import { discountRoutes } from "../../../src/discounts/routes.ts";
+import { Lifecycle } from "../../../src/http/lifecycle.ts";
+import { type App, buildServer } from "../../../src/http/server.ts";
+import { silentLogger } from "../../../src/logger.ts";
+import { OrderRepository } from "../../../src/orders/repository.ts";
+import { ordersRoutes } from "../../../src/orders/routes.ts";
+import { OrdersResponseSchema } from "../../../src/orders/schemas.ts";
 import {
   parseSolverConfig,
   type ReferenceSolverConfig,
   type ReferenceSolverConfigInput,
 } from "../../../src/solvers/reference/config.ts";
+import { swapRoutes } from "../../../src/swap/routes.ts";
+import { createSwapRuntime, type SwapRuntime } from "../../../src/swap/runtime.ts";
+import { QuoteResponseSchema } from "../../../src/swap/schemas.ts";
 import type { TestChain } from "../../support/anvil.ts";
+import { type TestSolver, testDeployment } from "../../support/swap.ts";
 
 export const SOLVER_ID = "sluice_alpha";
 export const SOLVER_SECRET = "alpha-secret";
@@ -116,10 +134,14 @@ export function captureLogs(timeoutMs = 30_000): CapturedLogs {
 
 export interface LateListener {
   url: string;
+  /** Method and path of every request received, in order. */
+  requests: string[];
   /** Routes every request to `handler` from now on (until then: 503). */
   attach(handler: (req: IncomingMessage, res: ServerResponse) => void): void;
   /** While held, `GET …/orders` answers 503: Sluice is unreachable for the solver's poll. */
   holdOrders(held: boolean): void;
+  /** While held, everything under `/api-internal/` answers 503: the internal discount API is unreachable. */
+  holdInternal(held: boolean): void;
   close(): Promise<void>;
 }
 
@@ -130,20 +152,31 @@ export interface LateListener {
 export async function startLateListener(): Promise<LateListener> {
   let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let ordersHeld = false;
+  let internalHeld = false;
+  const requests: string[] = [];
   const server = createServer((req, res) => {
-    const isOrders = req.method === "GET" && (req.url ?? "").split("?")[0]!.endsWith("/orders");
-    if (!handler || (ordersHeld && isOrders)) return void res.writeHead(503).end();
+    const path = (req.url ?? "").split("?")[0]!;
+    requests.push(`${req.method} ${path}`);
+    const isOrders = req.method === "GET" && path.endsWith("/orders");
+    const isInternal = path.startsWith(`${INTERNAL_API_PREFIX}/`);
+    if (!handler || (ordersHeld && isOrders) || (internalHeld && isInternal)) {
+      return void res.writeHead(503).end();
+    }
     handler(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    requests,
     attach(next) {
       handler = next;
     },
     holdOrders(held) {
       ordersHeld = held;
+    },
+    holdInternal(held) {
+      internalHeld = held;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -155,11 +188,12 @@ export async function startLateListener(): Promise<LateListener> {
 
 /**
  * A second tUSD adapter on its own vault, created by the factory and configured like the core ones, but with a
- * better oracle price and a release limit, so it is the best leg until its capacity runs out.
+ * better oracle price and a release limit, so it is the best leg until its capacity runs out. The core market maker
+ * names `fillers` its fillers there (default: the test Executor, so the solver has a direct leg on it).
  */
 export async function deploySecondUsdAdapter(
   chain: TestChain,
-  options: { oraclePrice: bigint; limit: bigint; liquidity: bigint },
+  options: { oraclePrice: bigint; limit: bigint; liquidity: bigint; fillers?: readonly Address[] },
 ): Promise<Address> {
   const { core, accounts, publicClient } = chain;
   const deployer = chain.wallet(accounts.deployer);
@@ -232,13 +266,164 @@ export async function deploySecondUsdAdapter(
       args: [options.liquidity, adapter],
     }),
   );
-  await mined(
-    await chain.wallet(accounts.marketMaker).writeContract({
-      address: adapter,
-      abi: liquidLaneAdapterAbi,
-      functionName: "setFiller",
-      args: [core.executors[0]!, true],
-    }),
-  );
+  for (const filler of options.fillers ?? [core.executors[0]!]) {
+    await mined(
+      await chain.wallet(accounts.marketMaker).writeContract({
+        address: adapter,
+        abi: liquidLaneAdapterAbi,
+        functionName: "setFiller",
+        args: [filler, true],
+      }),
+    );
+  }
   return adapter;
+}
+
+export interface DiscountSwapApp {
+  app: App;
+  runtime: SwapRuntime;
+  close(): Promise<void>;
+}
+
+/**
+ * A Sluice swap server as `startService` mounts it for a deployment — /quote, /order, /orders, /discount under
+ * /api/v1 and the internal discount API under /api-internal/v1 — on a test database, without the indexer (the tests
+ * assert on-chain effects).
+ */
+export async function createDiscountSwapApp(
+  chain: TestChain,
+  database: Database,
+  options: { solvers: readonly TestSolver[]; clock: Clock; deployment?: Partial<Deployment> },
+): Promise<DiscountSwapApp> {
+  const deployment = testDeployment(chain, options.solvers, options.deployment);
+  const logger = silentLogger();
+  const runtime = createSwapRuntime({
+    deployment,
+    rpcUrls: [chain.rpcUrl],
+    protocolSigner: chain.accounts.protocol,
+    solverSecrets: new Map(
+      options.solvers.map((solver) => [solver.id, solver.secret ?? `secret-${solver.id}`]),
+    ),
+    database,
+    clock: options.clock,
+    logger,
+    blockPollIntervalMs: 20,
+    indexer: false,
+  });
+  const app = await buildServer(
+    { database, clock: options.clock, logger, lifecycle: new Lifecycle() },
+    {
+      plugins: [
+        async (api) => {
+          await api.register(swapRoutes, { swap: runtime.context });
+          await api.register(ordersRoutes, { database });
+          await api.register(discountRoutes, { service: runtime.discounts.service });
+        },
+      ],
+    },
+  );
+  await app.register(internalDiscountRoutes, {
+    prefix: INTERNAL_API_PREFIX,
+    discounts: runtime.discounts.solverDiscounts,
+    solvers: runtime.context.solvers,
+  });
+  await app.ready();
+  return {
+    app,
+    runtime,
+    async close() {
+      await runtime.stop();
+      await app.close();
+    },
+  };
+}
+
+/**
+ * The chain is reverted after each test, so the test's orders could be filled again by the next test's solver:
+ * they leave the open list, as if the swapper had cancelled them.
+ */
+export async function retireOpenOrders(app: App, database: Database): Promise<void> {
+  const listed = OrdersResponseSchema.parse(
+    (await app.inject({ url: "/api/v1/orders?orderStatus=open" })).json(),
+  );
+  const repository = new OrderRepository(database);
+  for (const order of listed.orders) {
+    await repository.changeStatus({
+      orderId: order.orderId,
+      from: "open",
+      to: "cancelled",
+      reason: "test chain reverted",
+      at: new Date(),
+    });
+  }
+}
+
+export interface PlacedOrder {
+  orderId: string;
+  orderHash: Hex;
+  nonce: bigint;
+  deadline: bigint;
+  quotedAmount: bigint;
+  committed: Array<{ token: string; recipient: string; amount: bigint }>;
+}
+
+/** Quote → sign → POST /order, as a wallet would (the reference solver must win); the order as GET /orders shows it. */
+export async function placeOrder(
+  chain: TestChain,
+  app: App,
+  amountIn: bigint,
+  swapper: LocalAccount = chain.accounts.swapper,
+): Promise<PlacedOrder> {
+  const quote = await app.inject({
+    method: "POST",
+    url: "/api/v1/quote",
+    payload: {
+      tokenInChainId: chain.chainId,
+      tokenOutChainId: chain.chainId,
+      tokenIn: chain.core.tokens.rwa,
+      tokenOut: chain.core.tokens.usd,
+      type: "EXACT_INPUT",
+      amount: amountIn.toString(),
+      swapper: swapper.address,
+      outputs: [{ token: chain.core.tokens.usd }],
+    },
+  });
+  expect(quote.statusCode, quote.body).toBe(200);
+  const entry = QuoteResponseSchema.parse(quote.json()).quotes[0]!;
+  expect(entry.solver.id).toBe(SOLVER_ID);
+  const v = entry.signatureData.value;
+  const request: Request = {
+    tokenIn: v.tokenIn as Address,
+    amountIn: BigInt(v.amountIn),
+    outputs: v.outputs.map((o) => ({
+      token: o.token as Address,
+      amount: BigInt(o.amount),
+      recipient: o.recipient as Address,
+    })),
+    deadline: BigInt(v.deadline),
+    nonce: BigInt(v.nonce),
+    protocol: v.protocol as Address,
+  };
+  const signature = await signRequest(
+    swapper,
+    { chainId: chain.chainId, reactor: chain.core.reactor },
+    request,
+  );
+  const order = await app.inject({
+    method: "POST",
+    url: "/api/v1/order",
+    payload: { quote: entry.quote, signature },
+  });
+  expect(order.statusCode, order.body).toBe(200);
+  const orderId = order.json().orderId as string;
+  const listed = await app.inject({ url: `/api/v1/orders?orderId=${orderId}` });
+  const record = OrdersResponseSchema.parse(listed.json()).orders[0]!;
+  return {
+    orderId,
+    orderHash: record.orderHash as Hex,
+    nonce: request.nonce,
+    deadline: request.deadline,
+    quotedAmount: BigInt(entry.quote.aggregatedOutputs[0]!.amount),
+    committed: record.outputs.map((o) => ({ ...o, amount: BigInt(o.amount) })),
+  };
 }
