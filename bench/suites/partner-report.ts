@@ -71,7 +71,7 @@ export function formatPartnerReport(report: PartnerReport): string {
       "in a third process, measured before and after the routes; ratios divide by the mean of the two.",
     "",
   ];
-  for (const run of report.runs) lines.push(...formatRun(run), "");
+  for (const run of report.runs) lines.push(...formatRun(run, options.pgliteScale), "");
   lines.push(
     "How to read the baselines: the targets are stated against the small bare route (`/bare`, a tiny JSON " +
       "object), as the issue words them. The same-bytes route is plain Fastify sending a byte-identical copy of " +
@@ -82,7 +82,7 @@ export function formatPartnerReport(report: PartnerReport): string {
   return lines.join("\n");
 }
 
-function formatRun(run: DatabaseRun): string[] {
+function formatRun(run: DatabaseRun, pgliteScale: number): string[] {
   const { dataset } = run;
   const types = dataset.pointsTypes
     .map((type) => `${type.name} (${type.decimals} decimals, current ${formatNumber(type.currentRows)} rows)`)
@@ -91,6 +91,9 @@ function formatRun(run: DatabaseRun): string[] {
   return [
     `### ${run.databaseVersion}`,
     "",
+    ...(run.kind === "pglite" && pgliteScale < 1
+      ? [`**Smaller dataset than PostgreSQL's: scaled by --pglite-scale ${pgliteScale}.**`, ""]
+      : []),
     `Dataset: the real registry (${dataset.registry.vaults} vaults, ${dataset.registry.approvedVaults} approved ` +
       `by the generated overlay; ${dataset.registry.networks} networks, ${dataset.registry.operators} operators); ` +
       `points types ${types}; ${formatNumber(dataset.snapshots)} snapshots: ${formatNumber(dataset.historicalSnapshots)} ` +

@@ -15,7 +15,7 @@ export const TARGETS = {
   serverRssMb: 300,
   /** A buffered answer needs at least its body in memory; a streamed one grows by far less. */
   streamedGrowthOfBody: 0.5,
-  streamedFirstByteShare: 0.1,
+  streamedFirstByteShare: 0.25,
 } as const;
 
 export function judgePartnerTargets(run: Omit<DatabaseRun, "targets">): TargetVerdict[] {
