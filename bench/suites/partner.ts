@@ -1,7 +1,7 @@
 // The partner API suite: registry and points routes of `sluice serve` on the generated dataset (real
 // registry, 1,000,000 current receiver rows, 1,000 historical snapshots), each beside two bare Fastify
 // baselines measured in the same run, on PostgreSQL and on PGlite. See bench/README.md.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PartnerDatasetFacts } from "../dataset/partner-dataset.ts";
@@ -127,10 +127,14 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
   log(`${kind}: starting sluice serve`);
   // No demo data in the benchmark database; request logs on, as in production.
   const scratch = mkdtempSync(join(tmpdir(), "sluice-bench-"));
+  const logFile = join(scratch, "server.log");
   const sluice = await startSluice(
     { ...target.serveEnv, SLUICE_DEMO_DATA: "0", LOG_LEVEL: "info" },
-    { logFile: join(scratch, "server.log") },
+    { logFile },
   ).catch((error: unknown) => {
+    // The scratch directory goes; its log's last lines are what explains the failure.
+    const tail = readFileSync(logFile, "utf8").trimEnd().split("\n").slice(-20).join("\n");
+    process.stderr.write(`${tail}\n`);
     rmSync(scratch, { recursive: true, force: true });
     throw error;
   });
