@@ -22,6 +22,12 @@ const SOLVER_INDEXES = [3, 4] as const;
 /** Demo swappers: funded with tRWA at deployment, printed at start. */
 const DEMO_INDEXES = [5, 6, 7, 8, 9] as const;
 
+/**
+ * The demo curator: authorized on the tUSD adapter (a filler of its market maker), it signs the discount the devnet
+ * publishes at every start. Beyond the accounts anvil funds: it only signs, it never sends a transaction.
+ */
+const CURATOR_INDEX = DEVNET_ACCOUNT_COUNT;
+
 export interface DevAccount {
   index: number;
   account: HDAccount;
@@ -41,6 +47,7 @@ export interface DevnetAccounts {
   marketMaker: DevAccount;
   solvers: DevAccount[];
   demo: DevAccount[];
+  curator: DevAccount;
 }
 
 export function devnetAccounts(): DevnetAccounts {
@@ -50,5 +57,6 @@ export function devnetAccounts(): DevnetAccounts {
     marketMaker: devAccount(ROLE_INDEX.marketMaker),
     solvers: SOLVER_INDEXES.map(devAccount),
     demo: DEMO_INDEXES.map(devAccount),
+    curator: devAccount(CURATOR_INDEX),
   };
 }

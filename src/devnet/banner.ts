@@ -3,8 +3,9 @@
 // the JSON log lines; this is for a person who just ran `npm start`.
 import type { DevnetService } from "./service.ts";
 
-export function devnetBanner({ service, chain, bundled }: DevnetService): string {
+export function devnetBanner({ service, chain, bundled, demoDiscount }: DevnetService): string {
   const { deployment } = bundled;
+  const internal = deployment.solvers.filter((solver) => solver.internal).map((solver) => solver.id);
   const tokens = [...deployment.inputTokens, ...deployment.outputTokens];
   const lines = [
     "",
@@ -14,8 +15,17 @@ export function devnetBanner({ service, chain, bundled }: DevnetService): string
     `  Reactor   ${deployment.reactor}`,
     ...tokens.map((token) => `  ${token.symbol.padEnd(9)} ${token.address}`),
     ...deployment.solvers.map(
-      (solver) => `  solver    ${solver.id} ${solver.endpoint} (filler ${solver.filler})`,
+      (solver) =>
+        `  solver    ${solver.id} ${solver.endpoint} (filler ${solver.filler}, ${solver.internal ? "internal" : "external"})`,
     ),
+    ...(demoDiscount
+      ? [
+          `  Discount  ${demoDiscount.discount.discount} ppm on tRWA → tUSD at ${demoDiscount.adapter} (id ${demoDiscount.discountId})`,
+          `            signed by the demo curator ${demoDiscount.discount.signer}, until ` +
+            `${new Date(demoDiscount.discount.deadline * 1000).toISOString()} (chain time); ` +
+            `a discount leg for ${internal.join(", ") || "no solver"}`,
+        ]
+      : ["  Discount  none: the demo discount was not published (see the log)"]),
     `  Faucet    POST ${service.apiUrl}/dev/faucet {"walletAddress":"0x…"}`,
     `  Data      ${chain.files.dir} (deployment.json: the deployment served)`,
     "  Demo accounts (anvil's well-known dev keys, funded with ETH and tRWA; never use them on a real network):",

@@ -15,6 +15,8 @@ export interface BundledSolver {
   name: string;
   /** The reference solver's margin below its best legs, in basis points. */
   marginBps: number;
+  /** An internal solver: also offered the discount legs, which it resolves through the internal discount API. */
+  internal: boolean;
   /** Bundled logo in assets/solver-logos. */
   logo: string;
   /** Names the secret's variable in deployment.json; the devnet itself passes the secret in memory. */
@@ -23,12 +25,16 @@ export interface BundledSolver {
   privateKeyEnv: string;
 }
 
-/** Two reference solvers with different margins, so the auction on the devnet has a real winner. */
+/**
+ * Two reference solvers with different margins, so the auction on the devnet has a real winner; alpha is internal
+ * (it also gets the discount legs), beta external.
+ */
 export const BUNDLED_SOLVERS: readonly BundledSolver[] = [
   {
     id: "sluice_alpha",
     name: "Sluice Alpha",
     marginBps: 10,
+    internal: true,
     logo: "sluice-alpha",
     sharedSecretEnv: "SLUICE_ALPHA_SHARED_SECRET",
     privateKeyEnv: "SLUICE_ALPHA_PRIVATE_KEY",
@@ -37,6 +43,7 @@ export const BUNDLED_SOLVERS: readonly BundledSolver[] = [
     id: "sluice_beta",
     name: "Sluice Beta",
     marginBps: 30,
+    internal: false,
     logo: "sluice-beta",
     sharedSecretEnv: "SLUICE_BETA_SHARED_SECRET",
     privateKeyEnv: "SLUICE_BETA_PRIVATE_KEY",
@@ -99,7 +106,7 @@ export function devnetDeployment({ core, solverEndpoints }: DevnetDeploymentOpti
           name: solver.name,
           endpoint,
           filler,
-          internal: false,
+          internal: solver.internal,
           enabled: true,
           logo: solver.logo,
           sharedSecretEnv: solver.sharedSecretEnv,

@@ -1,6 +1,8 @@
 // The local devnet behind `npm start`: anvil (a block a second, an ephemeral port, its state in the data
-// directory), the project's contracts deployed once and reused across restarts, a faucet, and the two bundled
-// reference solvers. The result is a Deployment built in memory, with the secrets it needs, for the server.
+// directory), the project's contracts deployed once and reused across restarts, a faucet, the two bundled
+// reference solvers (alpha internal, beta external) and a demo curator authorized on the tUSD adapter, whose
+// discount the service publishes once it listens (demo-discount.ts). The result is a Deployment built in memory,
+// with the secrets it needs, for the server.
 //
 // Files, all under `<dataDir>/devnet/` (one data directory per instance, so devnets never share a file):
 //   anvil-state.json  the chain (anvil `--state`: loaded at start, written every few seconds and on stop)
@@ -24,6 +26,7 @@ import { parseSolverConfig } from "../solvers/reference/config.ts";
 import { type ReferenceSolver, startReferenceSolver } from "../solvers/reference/main.ts";
 import { DEVNET_ACCOUNT_COUNT, type DevnetAccounts, devnetAccounts } from "./accounts.ts";
 import { type AnvilInstance, startAnvil } from "./anvil.ts";
+import { authorizeDemoCurator } from "./demo-discount.ts";
 import { type CoreDeployment, DEV_MNEMONIC, deployCoreContracts } from "./deploy.ts";
 import { BUNDLED_SOLVERS, DEVNET_CHAIN_ID, devnetDeployment, devnetTokens } from "./deployment.ts";
 import { DevFaucet, faucetAssetsFor } from "./faucet.ts";
@@ -219,6 +222,8 @@ export async function startBundledSolvers(
           reactor: core.reactor,
           adapters: [core.adapters.usd, core.adapters.usdt],
           marginBps: bundled.marginBps,
+          // An internal solver finds the internal discount API next to `apiUrl` (…/api-internal/v1).
+          internal: bundled.internal,
           port: 0,
           host: "127.0.0.1",
           sharedSecretEnv: bundled.sharedSecretEnv,
@@ -311,6 +316,18 @@ async function deployOrReuse(
     publicClient.getChainId(),
     publicClient.getBlock({ blockNumber: 0n }),
   ]);
+  const clientOptions = { chainId, rpcUrls: rpcUrl, pollingIntervalMs: 100, cacheTimeMs: 0 };
+  const wallet = (account: LocalAccount) => createChainWalletClient({ ...clientOptions, account });
+  // The demo curator signs the discount published at every start (demo-discount.ts).
+  const authorizeCurator = (core: CoreDeployment) =>
+    authorizeDemoCurator({
+      publicClient,
+      marketMaker: wallet(accounts.marketMaker.account),
+      adapter: core.adapters.usd,
+      curator: accounts.curator.account.address,
+      logger,
+    });
+
   const previous = readDevnetRecord(files.record);
   if (previous) {
     const problem = await reuseProblem(publicClient, previous, chainId, genesis.hash, accounts);
@@ -319,13 +336,13 @@ async function deployOrReuse(
         { deployedAt: previous.deployedAt, reactor: previous.core.reactor },
         "devnet: reusing the deployed contracts",
       );
+      // A chain deployed before the demo curator existed gets it now (one transaction, once).
+      await authorizeCurator(previous.core);
       return { record: previous, deployedNow: false };
     }
     logger.warn({ reason: problem }, "devnet: devnet.json does not describe this chain; deploying again");
   }
 
-  const clientOptions = { chainId, rpcUrls: rpcUrl, pollingIntervalMs: 100, cacheTimeMs: 0 };
-  const wallet = (account: LocalAccount) => createChainWalletClient({ ...clientOptions, account });
   // Every transaction mines at once while deploying (interval mining would add a second per dependent step);
   // the block time comes back right after.
   const testClient = createTestClient({ mode: "anvil", transport: createRpcTransport(rpcUrl) });
@@ -341,6 +358,7 @@ async function deployOrReuse(
       swappers: accounts.demo.map((demo) => ({ address: demo.account.address, amount: DEMO_ACCOUNT_RWA })),
       pollingIntervalMs: 20,
     });
+    await authorizeCurator(core);
   } finally {
     if (blockTime > 0) await testClient.setIntervalMining({ interval: blockTime });
   }

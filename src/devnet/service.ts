@@ -1,13 +1,16 @@
 // `sluice serve` without a deployment (and `sluice devnet`): the devnet, then the service on its deployment, with
-// the dev helpers mounted. Shutdown runs in the service's order: the API drains, the swap runtime stops, then the
-// bundled solvers, then anvil (which writes its state file), then the database.
+// the dev helpers mounted, then the demo discount published through the API. Shutdown runs in the service's order:
+// the API drains, the swap runtime stops, then the bundled solvers, then anvil (which writes its state file), then
+// the database.
 import { createServer } from "node:net";
+import { createChainPublicClient } from "../chain/client.ts";
 import { systemClock } from "../clock.ts";
 import type { Env } from "../config/env.ts";
 import { type Database, databaseOptionsFromEnv, openDatabase } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import { type Service, startService } from "../service.ts";
 import { createSwapRuntime } from "../swap/runtime.ts";
+import { type DemoDiscount, publishDemoDiscount } from "./demo-discount.ts";
 import { devnetTokens } from "./deployment.ts";
 import { devRoutes } from "./dev-routes.ts";
 import { type BundledSolvers, type DevnetChain, startBundledSolvers, startDevnetChain } from "./devnet.ts";
@@ -25,6 +28,8 @@ export interface DevnetService {
   chain: DevnetChain;
   /** The bundled solvers and the Deployment the server runs on. */
   bundled: BundledSolvers;
+  /** The discount published at this start; null when POST /discount refused it (logged). */
+  demoDiscount: DemoDiscount | null;
 }
 
 export async function startDevnetService(options: DevnetServiceOptions): Promise<DevnetService> {
@@ -88,13 +93,57 @@ export async function startDevnetService(options: DevnetServiceOptions): Promise
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,
     });
+    const demoDiscount = await publishDemoDiscountLogged(service.apiUrl, chain, logger);
     // startService has called the swap factory, which set `bundled`.
-    return { service, chain, bundled: bundled! };
+    return { service, chain, bundled: bundled!, demoDiscount };
   } catch (error) {
     await bundled?.stop().catch(() => {});
     await chain.stop();
     await database.close().catch(() => {});
     throw error;
+  }
+}
+
+/**
+ * The demo discount, through the API that now listens (validated like any other). A refusal is logged and the devnet
+ * runs on without it: everything else works, and the log says why the banner shows none.
+ */
+async function publishDemoDiscountLogged(
+  apiUrl: string,
+  chain: DevnetChain,
+  logger: Logger,
+): Promise<DemoDiscount | null> {
+  try {
+    const published = await publishDemoDiscount({
+      apiUrl,
+      chainId: chain.chainId,
+      publicClient: createChainPublicClient({
+        chainId: chain.chainId,
+        rpcUrls: chain.rpcUrl,
+        cacheTimeMs: 0,
+      }),
+      adapter: chain.core.adapters.usd,
+      tokenToRedeem: chain.core.tokens.rwa,
+      curator: chain.accounts.curator.account,
+      protocol: chain.protocolSigner.address,
+    });
+    const { discount } = published;
+    logger.info(
+      {
+        discountId: published.discountId,
+        adapter: published.adapter,
+        tokenToRedeem: discount.tokenToRedeem,
+        discountPpm: Number(discount.discount),
+        signer: discount.signer,
+        nonce: discount.nonce.toString(),
+        deadline: discount.deadline,
+      },
+      "devnet: demo discount published",
+    );
+    return published;
+  } catch (error) {
+    logger.error({ err: error }, "devnet: the demo discount was not published");
+    return null;
   }
 }
 

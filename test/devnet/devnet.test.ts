@@ -1,11 +1,14 @@
 // The devnet as `npm start` runs it, in-process on a temporary data directory: the dev helpers fund wallets on the
-// chain, a swap goes through the bundled solvers, and a restart on the same directory keeps the chain, the
-// deployment and the database.
+// chain, a swap goes through the bundled solvers, the demo discount is published at start and offered to the
+// internal solver, and a restart on the same directory keeps the chain, the deployment and the database (and
+// replaces the demo discount with a fresh one).
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { type Address, createWalletClient, erc20Abi, type Hex, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { liquidLaneAdapterAbi } from "../../src/chain/abis.ts";
 import { type Request, signRequest } from "../../src/chain/order.ts";
+import { DEMO_DISCOUNT_PPM } from "../../src/devnet/demo-discount.ts";
 import {
   DevFaucetFundResponseSchema,
   DevFaucetResponseSchema,
@@ -19,6 +22,7 @@ import {
   OrderResponseSchema,
   QuoteResponseSchema,
 } from "../../src/swap/schemas.ts";
+import { type CapturedLogs, captureLogs } from "../solvers/reference/support.ts";
 import { balancesOf, devnetClient, getJson, postJson, startTestDevnet, temporaryDataDir } from "./support.ts";
 
 const ONE_RWA = 10n ** 18n;
@@ -32,8 +36,12 @@ describe("devnet", () => {
   let bundle: Array<{ token: Address; amount: bigint }> = [];
   let orderId: string | undefined;
 
+  /** The first run's log lines (what the bundled solvers were sent shows in them). */
+  let logs: CapturedLogs;
+
   beforeAll(async () => {
-    devnet = await startTestDevnet(dataDir.path);
+    logs = captureLogs();
+    devnet = await startTestDevnet(dataDir.path, { logger: logs.logger });
     api = devnet.service.apiUrl;
     // Measured, not asserted (the machine's load decides it): the target is under 10 s.
     console.info(
@@ -55,7 +63,7 @@ describe("devnet", () => {
     expect(written).toMatchObject({ local: true, chainId: 31337, reactor: devnet.chain.core.reactor });
     expect(devnet.chain.deployedNow).toBe(true);
     expect(devnet.bundled.deployment.solvers.map((s) => [s.id, s.logo, s.internal])).toEqual([
-      ["sluice_alpha", "sluice-alpha", false],
+      ["sluice_alpha", "sluice-alpha", true],
       ["sluice_beta", "sluice-beta", false],
     ]);
     expect(devnet.bundled.deployment.solvers.map((s) => s.filler)).toEqual(devnet.chain.core.executors);
@@ -224,14 +232,115 @@ describe("devnet", () => {
     // The wait for the fill is bounded above (60 s); the test's own limit must not cut it short.
   }, 120_000);
 
+  /** `GET /api-internal/v1/discounts` as a bundled solver, with its own secret. */
+  const internalDiscounts = (solverId: string) =>
+    fetch(`${api.replace(/\/api\/v1$/, "/api-internal/v1")}/discounts`, {
+      headers: {
+        "x-solver-id": solverId,
+        "x-rfq-shared-secret": devnet.bundled.solverSecrets.get(solverId)!,
+      },
+    });
+
+  it("publishes the demo curator's discount at start and offers it to the internal solver only", async () => {
+    const { core, accounts, protocolSigner } = devnet.chain;
+    const client = devnetClient(devnet);
+    const demo = devnet.demoDiscount!;
+    expect(demo).toMatchObject({
+      adapter: core.adapters.usd,
+      discount: {
+        tokenToRedeem: core.tokens.rwa,
+        discount: DEMO_DISCOUNT_PPM,
+        signer: accounts.curator.account.address,
+        protocol: protocolSigner.address,
+      },
+    });
+    const now = (await client.getBlock({ blockTag: "latest" })).timestamp;
+    expect(BigInt(demo.discount.deadline)).toBeGreaterThan(now);
+    expect(BigInt(demo.discount.deadline)).toBeLessThanOrEqual(now + 86_400n);
+    // The curator is a key of its own, authorized on the tUSD adapter through the market maker's filler list.
+    const roles = [
+      accounts.deployer,
+      accounts.protocol,
+      accounts.marketMaker,
+      ...accounts.solvers,
+      ...accounts.demo,
+    ];
+    expect(roles.map((role) => role.account.address)).not.toContain(accounts.curator.account.address);
+    expect(
+      await client.readContract({
+        address: core.adapters.usd,
+        abi: liquidLaneAdapterAbi,
+        functionName: "isFiller",
+        args: [accounts.marketMaker.account.address, accounts.curator.account.address],
+      }),
+    ).toBe(true);
+
+    // The internal API lists it for alpha (internal) and refuses beta (external).
+    const listed = await internalDiscounts("sluice_alpha");
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { discounts: Array<{ discountId: string }> }).discounts).toEqual([
+      expect.objectContaining({ discountId: demo.discountId, discount: DEMO_DISCOUNT_PPM.toString() }),
+    ]);
+    expect((await internalDiscounts("sluice_beta")).status).toBe(403);
+
+    // Liquidity: alpha is offered the tUSD adapter's direct and discount legs — one adapter, its capacity once, the
+    // same as external beta's direct leg there; the total is the internal pool plus beta. (One answer, one block.)
+    const liquidity = await postJson(`${api}/liquidity`, { tokenIn: core.tokens.rwa });
+    expect(liquidity.status).toBe(200);
+    const { totalLiquidity, solvers } = liquidity.json as {
+      totalLiquidity: string;
+      solvers: Array<{ solverId: string; liquidity: string }>;
+    };
+    const capacity = BigInt(solvers.find((solver) => solver.solverId === "sluice_alpha")!.liquidity);
+    expect(capacity).toBeGreaterThan(0n);
+    expect(solvers).toEqual([
+      { solverId: "sluice_alpha", liquidity: capacity.toString() },
+      { solverId: "sluice_beta", liquidity: capacity.toString() },
+    ]);
+    expect(BigInt(totalLiquidity)).toBe(2n * capacity);
+
+    // A quote: alpha's request carries the discount leg, beta's does not.
+    const quote = await postJson(`${api}/quote`, {
+      tokenInChainId: 31337,
+      tokenOutChainId: 31337,
+      tokenIn: core.tokens.rwa,
+      tokenOut: core.tokens.usd,
+      type: "EXACT_INPUT",
+      amount: (10n * ONE_RWA).toString(),
+      swapper: accounts.demo[1]!.account.address,
+      outputs: [{ token: core.tokens.usd }],
+    });
+    expect(quote.status, JSON.stringify(quote.json)).toBe(200);
+    await logs.waitFor(
+      (e) => e.msg === "quote request" && e.solver === "sluice_alpha" && e.discountLegs === 1,
+      {
+        what: "alpha's quote request with the discount leg",
+      },
+    );
+    const betaRequests = logs.entries.filter((e) => e.msg === "quote request" && e.solver === "sluice_beta");
+    expect(betaRequests.length).toBeGreaterThan(0);
+    expect(betaRequests.every((e) => e.discountLegs === 0)).toBe(true);
+  });
+
   it("a restart on the same data directory keeps the chain, the deployment and the database", async () => {
     const { core, genesisHash } = devnet.chain;
     const blockBefore = await devnetClient(devnet).getBlockNumber();
     await devnet.service.shutdown();
 
+    const demoBefore = devnet.demoDiscount!;
     devnet = await startTestDevnet(dataDir.path);
     api = devnet.service.apiUrl;
     console.info(`devnet restarted in ${devnet.readyMs} ms (kept data directory)`);
+    // A fresh demo discount replaces the previous run's: the one listed is the one the banner shows.
+    expect(devnet.demoDiscount?.discountId).toBeDefined();
+    expect(devnet.demoDiscount!.discountId).not.toBe(demoBefore.discountId);
+    expect(devnet.demoDiscount!.discount.deadline).toBeGreaterThanOrEqual(demoBefore.discount.deadline);
+    const listed = (await (await internalDiscounts("sluice_alpha")).json()) as {
+      discounts: Array<{ discountId: string }>;
+    };
+    expect(listed.discounts.map((discount) => discount.discountId)).toEqual([
+      devnet.demoDiscount!.discountId,
+    ]);
     expect(devnet.chain.deployedNow).toBe(false);
     expect(devnet.chain.genesisHash).toBe(genesisHash);
     expect(devnet.chain.core).toEqual(core);

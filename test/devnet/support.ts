@@ -8,18 +8,24 @@ import { type Address, erc20Abi } from "viem";
 import { createChainPublicClient } from "../../src/chain/client.ts";
 import { readEnv } from "../../src/config/env.ts";
 import { type DevnetService, startDevnetService } from "../../src/devnet/service.ts";
-import { silentLogger } from "../../src/logger.ts";
+import { type Logger, silentLogger } from "../../src/logger.ts";
 
 export function temporaryDataDir(): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), "sluice-devnet-"));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-/** The devnet service as `npm start` runs it, minus the demo partner dataset (not what these tests are about). */
-export async function startTestDevnet(dataDir: string): Promise<DevnetService & { readyMs: number }> {
+/**
+ * The devnet service as `npm start` runs it, minus the demo partner dataset (not what these tests are about); silent
+ * unless given a logger.
+ */
+export async function startTestDevnet(
+  dataDir: string,
+  options: { logger?: Logger } = {},
+): Promise<DevnetService & { readyMs: number }> {
   const started = performance.now();
   const env = readEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, SLUICE_DEMO_DATA: "0" });
-  const devnet = await startDevnetService({ env, logger: silentLogger() });
+  const devnet = await startDevnetService({ env, logger: options.logger ?? silentLogger() });
   return { ...devnet, readyMs: Math.round(performance.now() - started) };
 }
 

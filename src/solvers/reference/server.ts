@@ -68,6 +68,11 @@ export async function startQuoteServer(options: QuoteServerOptions): Promise<Quo
     }
     const request = parsed.data;
     const ids = { requestId: request.requestId, quoteId: request.quoteId };
+    // What Sluice offered, so the log shows whether discount legs came (they do for an internal solver only).
+    const offered = {
+      offeredLegs: request.adapters.length,
+      discountLegs: request.adapters.filter((leg) => leg.discountId !== undefined).length,
+    };
     let outcome: QuoteOutcome;
     try {
       outcome = await options.quote(request);
@@ -75,12 +80,15 @@ export async function startQuoteServer(options: QuoteServerOptions): Promise<Quo
       options.logger.error({ ...ids, err: error }, "quote failed: chain read error");
       return { status: 503, body: { error: "cannot read the chain" }, log: ids };
     }
-    if (outcome.kind === "decline") return { status: 204, log: { ...ids, declined: outcome.reason } };
+    if (outcome.kind === "decline") {
+      return { status: 204, log: { ...ids, ...offered, declined: outcome.reason } };
+    }
     return {
       status: 200,
       body: outcome.response,
       log: {
         ...ids,
+        ...offered,
         amountIn: outcome.response.amountIn,
         amountOut: outcome.response.amountOut,
         legs: outcome.legs.map((leg) => ({
