@@ -111,22 +111,27 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   return { app, database, lifecycle, apiUrl, shutdown };
 }
 
-/** Turns SIGTERM/SIGINT into a graceful shutdown and exit 0 (exit 1 if shutdown itself fails). */
+/**
+ * Turns SIGTERM/SIGINT into a graceful shutdown and exit 0 (exit 1 if shutdown itself fails). Takes the service as a
+ * promise so the handlers can be installed before it starts: a signal during start-up waits for it, then shuts down.
+ */
 export function exitOnSignals(
-  service: Pick<Service, "shutdown">,
+  service: Pick<Service, "shutdown"> | Promise<Pick<Service, "shutdown">>,
   logger: Logger,
   exit: (code: number) => void = (code) => process.exit(code),
   signals: Pick<NodeJS.EventEmitter, "once"> = process,
 ): void {
   const onSignal = (signal: NodeJS.Signals) => {
     logger.info({ signal }, "shutdown requested");
-    service.shutdown().then(
-      () => exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, "shutdown failed");
-        exit(1);
-      },
-    );
+    Promise.resolve(service)
+      .then((started) => started.shutdown())
+      .then(
+        () => exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, "shutdown failed");
+          exit(1);
+        },
+      );
   };
   signals.once("SIGTERM", onSignal);
   signals.once("SIGINT", onSignal);

@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { readEnv } from "../config/env.ts";
 import { createLogger } from "../logger.ts";
+import { exitOnSignals } from "../service.ts";
 import { serveDevnet } from "./serve.ts";
 
 export function registerDevnetCommand(program: Command): void {
@@ -20,6 +21,8 @@ export function registerDevnetCommand(program: Command): void {
           "`sluice devnet` ignores DEPLOYMENT and DEPLOYMENT_FILE; use `sluice serve` to run a deployment",
         );
       }
-      await serveDevnet({ ...env, DEPLOYMENT: undefined, DEPLOYMENT_FILE: undefined }, logger);
+      const started = serveDevnet({ ...env, DEPLOYMENT: undefined, DEPLOYMENT_FILE: undefined }, logger);
+      exitOnSignals(started, logger);
+      await started;
     });
 }

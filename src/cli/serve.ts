@@ -23,11 +23,11 @@ export function registerServeCommand(program: Command): void {
     .action(async () => {
       const env = readEnv();
       const logger = createLogger({ level: env.LOG_LEVEL });
-      if (env.DEPLOYMENT || env.DEPLOYMENT_FILE) {
-        exitOnSignals(await serveDeployment(env, logger), logger);
-      } else {
-        await serveDevnet(env, logger);
-      }
+      // Signal handlers go in before anything starts, so a SIGTERM during start-up is a clean shutdown too.
+      const started =
+        env.DEPLOYMENT || env.DEPLOYMENT_FILE ? serveDeployment(env, logger) : serveDevnet(env, logger);
+      exitOnSignals(started, logger);
+      await started;
     });
 }
 
@@ -56,9 +56,9 @@ export async function serveDeployment(env: Env, logger: Logger): Promise<Service
   });
 }
 
-/** The devnet and the API on it, until SIGTERM/SIGINT. */
-export async function serveDevnet(env: Env, logger: Logger): Promise<void> {
+/** The devnet and the API on it. */
+export async function serveDevnet(env: Env, logger: Logger): Promise<Service> {
   const devnet = await startDevnetService({ env, logger });
-  exitOnSignals(devnet.service, logger);
   if (process.stderr.isTTY) process.stderr.write(devnetBanner(devnet));
+  return devnet.service;
 }
