@@ -2,7 +2,7 @@
 // validated as a whole. Secrets never live in either file: they come from the environment.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { z } from "zod";
+import { type ConfigProblem, describeIssues } from "../config/issues.ts";
 import { type Deployment, DeploymentSchema } from "./schema.ts";
 
 export const SHIPPED_NETWORKS = ["mainnet", "hoodi", "sepolia"] as const;
@@ -14,7 +14,7 @@ export class InvalidDeploymentError extends Error {
   override name = "InvalidDeploymentError";
   constructor(
     readonly source: string,
-    readonly problems: Array<{ field: string; reason: string }>,
+    readonly problems: ConfigProblem[],
   ) {
     super(
       `Invalid deployment (${source}):\n${problems.map((p) => `  - ${p.field}: ${p.reason}`).join("\n")}`,
@@ -51,18 +51,6 @@ export function parseDeployment(value: unknown, source: string): Deployment {
   const parsed = DeploymentSchema.safeParse(value);
   if (!parsed.success) throw new InvalidDeploymentError(source, describeIssues(parsed.error));
   return parsed.data;
-}
-
-function describeIssues(error: z.ZodError): Array<{ field: string; reason: string }> {
-  return error.issues.map((issue) => ({
-    field:
-      issue.path
-        .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
-        .join("")
-        .replace(/^\./, "") || "(root)",
-    reason:
-      issue.code === "invalid_type" && issue.input === undefined ? "required but missing" : issue.message,
-  }));
 }
 
 function readJson(path: string): unknown {

@@ -1,6 +1,7 @@
 // Secrets and endpoints of a running deployment, read from the environment only.
 import type { Hex, LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import type { ConfigProblem } from "../config/issues.ts";
 import { InvalidDeploymentError } from "./load.ts";
 import type { Deployment } from "./schema.ts";
 
@@ -14,7 +15,7 @@ export interface DeploymentSecrets {
 }
 
 export function readDeploymentSecrets(deployment: Deployment, env: NodeJS.ProcessEnv): DeploymentSecrets {
-  const problems: Array<{ field: string; reason: string }> = [];
+  const problems: ConfigProblem[] = [];
 
   const rpcUrls = (env.RPC_URLS ?? "")
     .split(",")

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Hex } from "viem";
 import { z } from "zod";
+import { type ConfigProblem, describeIssues } from "../../config/issues.ts";
 import { SOLVER_ID_PATTERN } from "../../deployment/schema.ts";
 import { AddressSchema, ChainIdSchema } from "../../http/wire.ts";
 
@@ -84,11 +85,6 @@ export interface ReferenceSolverSecrets {
   privateKey: Hex;
 }
 
-export interface ConfigProblem {
-  field: string;
-  reason: string;
-}
-
 export class InvalidSolverConfigError extends Error {
   override name = "InvalidSolverConfigError";
   constructor(
@@ -104,18 +100,7 @@ export class InvalidSolverConfigError extends Error {
 export function parseSolverConfig(value: unknown, source: string): ReferenceSolverConfig {
   const parsed = ReferenceSolverConfigSchema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new InvalidSolverConfigError(
-    source,
-    parsed.error.issues.map((issue) => ({
-      field:
-        issue.path
-          .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
-          .join("")
-          .replace(/^\./, "") || "(root)",
-      reason:
-        issue.code === "invalid_type" && issue.input === undefined ? "required but missing" : issue.message,
-    })),
-  );
+  throw new InvalidSolverConfigError(source, describeIssues(parsed.error));
 }
 
 export function loadSolverConfig(path: string): ReferenceSolverConfig {
