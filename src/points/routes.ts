@@ -38,7 +38,8 @@ export const pointsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, conte
         response: { 200: PointsByVaultListSchema, ...errors },
       },
     },
-    async (request) => points.receiverCurrent(request.params.address),
+    async (request, reply) =>
+      reply.type(JSON_TYPE).send((await points.receiverCurrent(request.params.address)) as never),
   );
 
   app.get(

@@ -14,6 +14,8 @@ export interface PointsServiceOptions {
   pageSize?: number;
   /** Entries per in-memory answer cache. */
   cacheEntries?: number;
+  /** Receivers whose current answers are kept (a few hundred bytes each). */
+  receiverCacheEntries?: number;
 }
 
 /** Everything derived from one generation of the points dataset; replaced wholesale when it changes. */
@@ -25,6 +27,11 @@ interface PointsView {
   vaultTypes: LruCache<string, Buffer>;
   /** Keyed by vault and snapshot set: the vault's total per snapshot, heading its streamed list. */
   vaultTotals: LruCache<string, SnapshotAmount[]>;
+  /**
+   * Keyed by receiver: JSON of the receiver's current points. Snapshots never change, so an answer stays right for
+   * the whole generation; dashboards poll the same receivers, and a hit costs no database round trip.
+   */
+  receivers: LruCache<string, Buffer>;
 }
 
 export class PointsService {
@@ -47,20 +54,25 @@ export class PointsService {
         totals: new LruCache(cacheEntries),
         vaultTypes: new LruCache(cacheEntries),
         vaultTotals: new LruCache(cacheEntries),
+        receivers: new LruCache(options.receiverCacheEntries ?? 20_000),
       }),
       clock,
     );
   }
 
-  /** GET /points/receiver/{address}/current: the receiver's points per vault, per points type. */
-  async receiverCurrent(receiver: string): Promise<PointsByVault[]> {
-    const { index } = await this.#view();
+  /** GET /points/receiver/{address}/current: the receiver's points per vault, per points type, as JSON. */
+  async receiverCurrent(receiver: string): Promise<Buffer> {
+    const { index, receivers } = await this.#view();
+    const cached = receivers.get(receiver);
+    if (cached !== undefined) return cached;
     const snapshots = index.current();
     const rows = await this.repository.receiverPointsByVault(
       receiver,
       snapshots.map((snapshot) => snapshot.id),
     );
-    return byVaultRecords(snapshots, rows);
+    const json = Buffer.from(JSON.stringify(byVaultRecords(snapshots, rows)));
+    receivers.set(receiver, json);
+    return json;
   }
 
   /** GET /points/total/current and /points/total/{blockNumber}: every vault's total, per points type. */

@@ -402,4 +402,13 @@ describe.each(databaseKinds)("points routes without data (%s)", (kind) => {
       await database.query("alter table points_balances_gone rename to points_balances");
     }
   });
+
+  it("answers a receiver from its cache until a new snapshot changes the dataset", async () => {
+    const before = await getJson(app, `/api/v1/points/receiver/${R1}/current`, PointsByVaultListSchema);
+    expect(before.map((record) => [record.last_block, record.total_points])).toEqual([[10, "5"]]);
+    await loadSnapshot(database, "sluice", 20, [row(V1, R1, 7n)], 48);
+    clock.advance(60_000);
+    const after = await getJson(app, `/api/v1/points/receiver/${R1}/current`, PointsByVaultListSchema);
+    expect(after.map((record) => [record.last_block, record.total_points])).toEqual([[20, "7"]]);
+  });
 });
