@@ -1,6 +1,16 @@
 // Every suite `npm run bench -- --suite <name>` can run. A new suite is a module in this folder exporting a
 // BenchSuite, added here.
+import { liquiditySuite } from "./liquidity.ts";
+import { ordersSuite } from "./orders.ts";
 import { partnerSuite } from "./partner.ts";
+import { swapSuite } from "./swap.ts";
+import { fillLatencySuite } from "./swap-fill-latency.ts";
 import type { BenchSuite } from "./types.ts";
 
-export const SUITES: readonly BenchSuite[] = [partnerSuite];
+export const SUITES: readonly BenchSuite[] = [
+  partnerSuite,
+  swapSuite,
+  fillLatencySuite,
+  ordersSuite,
+  liquiditySuite,
+];

@@ -1,0 +1,21 @@
+// Preloaded into the server under test (see server-node-options.ts) when BENCH_SERVER_CPU_PROFILE names a
+// directory: profiles the whole process with the inspector and writes `sluice-<pid>.cpuprofile` there when it
+// exits. Node 20 refuses --cpu-prof in NODE_OPTIONS, and the server is started with a plain `node` command line.
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
+import { join } from "node:path";
+
+const directory = process.env.BENCH_SERVER_CPU_PROFILE;
+if (directory) {
+  const session = new Session();
+  session.connect();
+  session.post("Profiler.enable");
+  session.post("Profiler.start");
+  // The main thread's inspector session answers synchronously, so this completes inside the exit handler.
+  process.once("exit", () => {
+    session.post("Profiler.stop", (error, result) => {
+      if (!error)
+        writeFileSync(join(directory, `sluice-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+    });
+  });
+}

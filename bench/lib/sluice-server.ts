@@ -1,0 +1,74 @@
+// `sluice serve` in a child process, ready once it answers GET /api/v1/health on a port chosen here. Unlike
+// processes.ts `startSluice`, readiness does not depend on reading the server's log: its stdout may be buffered
+// (a request log written in blocks shows its first line only once a block is full), and must still go to a file
+// that no process on the same cores has to drain.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { closeSync, openSync } from "node:fs";
+import { createServer } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import type { RunningProcess } from "./processes.ts";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** How long the server may take to answer: the devnet deploys its contracts on a first start. */
+const READY_TIMEOUT_MS = 180_000;
+/**
+ * After /health answers, the service starts its swap runtime (binds the database to the chain, starts the
+ * workers) before it calls itself serving; this leaves that a moment rather than guessing at its log.
+ */
+const SETTLE_MS = 1000;
+
+export async function startSluiceServer(
+  env: Record<string, string>,
+  options: { logFile: string },
+): Promise<RunningProcess> {
+  const port = await freePort();
+  const logFd = openSync(options.logFile, "a");
+  const child = spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: "127.0.0.1", LOG_LEVEL: "info", ...env, PORT: String(port) },
+    stdio: ["ignore", logFd, "inherit"],
+  });
+  closeSync(logFd);
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    await once(child, "exit");
+  };
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `sluice serve exited (${child.exitCode ?? child.signalCode}) before it was ready; see ${options.logFile}`,
+      );
+    }
+    const healthy = await fetch(`${origin}/api/v1/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) {
+      await sleep(SETTLE_MS);
+      return { child, baseUrl: `${origin}/api/v1`, stop };
+    }
+    await sleep(200);
+  }
+  await stop();
+  throw new Error(
+    `sluice serve did not answer /health within ${READY_TIMEOUT_MS / 1000} s; see ${options.logFile}`,
+  );
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== "object" || !address) throw new Error("no free port");
+  return address.port;
+}

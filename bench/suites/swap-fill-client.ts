@@ -1,0 +1,155 @@
+// A wallet's swap against a running devnet, the spec's client sequence as examples/swap.ts runs it (faucet →
+// quote → approval → sign → order), stopping once the order is submitted: the fill-latency suite then watches
+// for the fill itself, far more closely than the example's once-a-second poll.
+import {
+  type Address,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  type Hex,
+  http,
+  parseUnits,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+
+export interface DevnetEndpoints {
+  apiUrl: string;
+  rpcUrl: string;
+  chainId: number;
+}
+
+export interface SubmittedSwap {
+  wallet: Address;
+  orderId: string;
+  solverId: string;
+  /** Epoch milliseconds when POST /order answered. */
+  submittedAt: number;
+}
+
+interface QuoteEntry {
+  solver: { id: string };
+  quote: unknown;
+  signatureData: {
+    domain: { name: string; version: string; chainId: number; verifyingContract: Address };
+    value: {
+      tokenIn: Address;
+      amountIn: string;
+      outputs: Array<{ token: Address; amount: string; recipient: Address }>;
+      deadline: string;
+      nonce: string;
+      protocol: Address;
+    };
+  };
+}
+
+export async function callApi<T>(apiUrl: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${apiUrl}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+export function devnetChain(endpoints: DevnetEndpoints): Chain {
+  return defineChain({
+    id: endpoints.chainId,
+    name: "sluice-devnet",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [endpoints.rpcUrl] } },
+  });
+}
+
+/** A fresh wallet, funded by the faucet, swaps `amount` tRWA for tUSD up to the order's submission. */
+export async function submitSwap(endpoints: DevnetEndpoints, amount: string): Promise<SubmittedSwap> {
+  const { apiUrl } = endpoints;
+  const chain = devnetChain(endpoints);
+  const publicClient = createPublicClient({ chain, transport: http(endpoints.rpcUrl) });
+  const account = privateKeyToAccount(generatePrivateKey());
+  const wallet = createWalletClient({ account, chain, transport: http(endpoints.rpcUrl) });
+
+  const faucet = await callApi<{ assets: Array<{ token: Address; symbol: string; decimals: number }> }>(
+    apiUrl,
+    "/dev/faucet",
+  );
+  await callApi(apiUrl, "/dev/faucet", { walletAddress: account.address });
+  const asset = (symbol: string) => {
+    const found = faucet.assets.find((a) => a.symbol === symbol);
+    if (!found) throw new Error(`the faucet has no ${symbol}`);
+    return found;
+  };
+  const tokenIn = asset("tRWA");
+  const tokenOut = asset("tUSD");
+  const amountIn = parseUnits(amount, tokenIn.decimals).toString();
+
+  const quoted = await callApi<{ quotes: QuoteEntry[] }>(apiUrl, "/quote", {
+    tokenInChainId: endpoints.chainId,
+    tokenOutChainId: endpoints.chainId,
+    tokenIn: tokenIn.token,
+    tokenOut: tokenOut.token,
+    type: "EXACT_INPUT",
+    amount: amountIn,
+    swapper: account.address,
+    outputs: [{ token: tokenOut.token }],
+  });
+  const best = quoted.quotes[0];
+  if (!best) throw new Error("no quote");
+
+  const approval = await callApi<{
+    cancel: { to: Address; data: Hex } | null;
+    approval: { to: Address; data: Hex } | null;
+  }>(apiUrl, "/check_approval", {
+    walletAddress: account.address,
+    chainId: endpoints.chainId,
+    token: tokenIn.token,
+    amount: amountIn,
+  });
+  for (const tx of [approval.cancel, approval.approval]) {
+    if (!tx) continue;
+    const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: 0n });
+    await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+  }
+
+  const { domain, value } = best.signatureData;
+  const signature = await account.signTypedData({
+    domain: { ...domain, chainId: BigInt(domain.chainId) },
+    types: {
+      Request: [
+        { name: "tokenIn", type: "address" },
+        { name: "amountIn", type: "uint256" },
+        { name: "outputs", type: "Output[]" },
+        { name: "deadline", type: "uint256" },
+        { name: "nonce", type: "uint256" },
+        { name: "protocol", type: "address" },
+      ],
+      Output: [
+        { name: "token", type: "address" },
+        { name: "amount", type: "uint256" },
+        { name: "recipient", type: "address" },
+      ],
+    },
+    primaryType: "Request",
+    message: {
+      tokenIn: value.tokenIn,
+      amountIn: BigInt(value.amountIn),
+      outputs: value.outputs.map((o) => ({
+        token: o.token,
+        amount: BigInt(o.amount),
+        recipient: o.recipient,
+      })),
+      deadline: BigInt(value.deadline),
+      nonce: BigInt(value.nonce),
+      protocol: value.protocol,
+    },
+  });
+  const submitted = await callApi<{ orderId: string }>(apiUrl, "/order", { quote: best.quote, signature });
+  return {
+    wallet: account.address,
+    orderId: submitted.orderId,
+    solverId: best.solver.id,
+    submittedAt: Date.now(),
+  };
+}
