@@ -110,6 +110,9 @@ export function pageSql(
   const { where, params } = filterClause(query);
   const column = query.sortKey === "updatedAt" ? "updated_at" : "created_at";
   const direction = query.sort === "asc" ? "asc" : "desc";
+  // The indexes are declared DESC NULLS LAST; plain `desc` means NULLS FIRST, which PostgreSQL cannot read from them
+  // and would sort every matching row per page. The columns are never null, so this changes no result.
+  const nulls = direction === "desc" ? "nulls last" : "nulls first";
   if (after) {
     params.push(after.k, after.id);
     const op = direction === "desc" ? "<" : ">";
@@ -121,7 +124,7 @@ export function pageSql(
       to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as sort_value
     from orders
     ${where.length > 0 ? `where ${where.join(" and ")}` : ""}
-    order by ${column} ${direction}, order_id ${direction}
+    order by ${column} ${direction} ${nulls}, order_id ${direction} ${nulls}
     limit $${params.length}`;
   return { text, params };
 }
