@@ -31,6 +31,8 @@ export interface ServiceOptions {
   serverOptions?: ServerOptions;
   /** An already open database (tests); by default the one the environment names is opened and migrated. */
   database?: Database;
+  /** The given database has been through `prepareDatabase` already (the devnet does it while anvil starts). */
+  databasePrepared?: boolean;
   /** Background workers started after the server listens and stopped before the database closes. */
   workers?: Array<{ name: string; stop(): Promise<void> }>;
   /** The swap flow of a deployment, built on the service's database; without it only the partner API is served. */
@@ -40,15 +42,7 @@ export interface ServiceOptions {
 export async function startService(options: ServiceOptions): Promise<Service> {
   const { env, logger, serverOptions, workers = [] } = options;
   const database = options.database ?? (await openDatabase(databaseOptionsFromEnv(env, env.DATA_DIR)));
-  await migrate(database);
-
-  const demoEnabled = env.SLUICE_DEMO_DATA ? env.SLUICE_DEMO_DATA === "1" : !env.DATABASE_URL;
-  if (demoEnabled)
-    await seedDemoData(database, {
-      logger,
-      registryDir: env.DEMO_REGISTRY_DIR,
-      iconBaseUrl: env.REGISTRY_ICON_BASE_URL,
-    });
+  if (!options.databasePrepared) await prepareDatabase(database, env, logger);
 
   const swap = options.swap ? await options.swap(database) : undefined;
   const lifecycle = new Lifecycle();
@@ -109,6 +103,21 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   };
 
   return { app, database, lifecycle, apiUrl, shutdown };
+}
+
+/**
+ * Migrates the database and, when demo data is on (by default without DATABASE_URL), loads the demo registry and
+ * points into an empty dataset. Needs nothing but the database, so the devnet runs it while anvil starts.
+ */
+export async function prepareDatabase(database: Database, env: Env, logger: Logger): Promise<void> {
+  await migrate(database);
+  const demoEnabled = env.SLUICE_DEMO_DATA ? env.SLUICE_DEMO_DATA === "1" : !env.DATABASE_URL;
+  if (demoEnabled)
+    await seedDemoData(database, {
+      logger,
+      registryDir: env.DEMO_REGISTRY_DIR,
+      iconBaseUrl: env.REGISTRY_ICON_BASE_URL,
+    });
 }
 
 /**

@@ -8,7 +8,7 @@ import { systemClock } from "../clock.ts";
 import type { Env } from "../config/env.ts";
 import { type Database, databaseOptionsFromEnv, openDatabase } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import { type Service, startService } from "../service.ts";
+import { prepareDatabase, type Service, startService } from "../service.ts";
 import { createSwapRuntime } from "../swap/runtime.ts";
 import { type DemoDiscount, publishDemoDiscount } from "./demo-discount.ts";
 import { devnetTokens } from "./deployment.ts";
@@ -39,9 +39,10 @@ export async function startDevnetService(options: DevnetServiceOptions): Promise
   const port = env.PORT === 0 ? await freePort(env.HOST) : env.PORT;
   const apiUrl = `http://${reachableHost(env.HOST)}:${port}/api/v1`;
 
-  // The chain and the database start side by side: neither needs the other until the swap runtime is built.
+  // The chain and the database (opened, migrated, demo data loaded) start side by side: neither needs the other
+  // until the swap runtime is built, and together they are most of the start-up time.
   const [opened, started] = await Promise.allSettled([
-    options.database ?? openDatabase(databaseOptionsFromEnv(env, env.DATA_DIR)),
+    openAndPrepareDatabase(options.database, env, logger),
     startDevnetChain({ dataDir: env.DATA_DIR, logger }),
   ]);
   if (opened.status === "rejected" || started.status === "rejected") {
@@ -58,6 +59,7 @@ export async function startDevnetService(options: DevnetServiceOptions): Promise
       env: { ...env, PORT: port },
       logger,
       database,
+      databasePrepared: true,
       // Called once the database is migrated and seeded, just before the server listens: the solvers start
       // polling the API moments before it answers, not through the whole database start.
       swap: async (db) => {
@@ -102,6 +104,22 @@ export async function startDevnetService(options: DevnetServiceOptions): Promise
     await database.close().catch(() => {});
     throw error;
   }
+}
+
+async function openAndPrepareDatabase(
+  given: Database | undefined,
+  env: Env,
+  logger: Logger,
+): Promise<Database> {
+  const database = given ?? (await openDatabase(databaseOptionsFromEnv(env, env.DATA_DIR)));
+  try {
+    await prepareDatabase(database, env, logger);
+  } catch (error) {
+    // Only a database opened here is closed here; a given one belongs to the caller.
+    if (!given) await database.close().catch(() => {});
+    throw error;
+  }
+  return database;
 }
 
 /**

@@ -102,72 +102,27 @@ export async function ensurePointsType(
  * receiver type) add up); the aggregates are computed from them by `finish`.
  */
 export class SnapshotWriter {
-  #inputRows = 0;
-
   private constructor(
-    private readonly session: SqlSession,
-    private readonly target: Required<SnapshotTarget>,
-    private readonly snapshotId: number,
+    private readonly batch: SnapshotBatchWriter,
+    private readonly blockNumber: number,
   ) {}
 
   static async open(session: SqlSession, target: SnapshotTarget): Promise<SnapshotWriter> {
-    if (
-      !Number.isSafeInteger(target.blockNumber) ||
-      target.blockNumber < 0 ||
-      target.blockNumber > MAX_SAFE_INTEGER
-    ) {
-      throw new InvalidPointsRowError(`block number must be an integer from 0 to ${MAX_SAFE_INTEGER}`);
-    }
-    const decimals = await ensurePointsType(session, target.pointsType, target.decimals);
-    // Totals are filled in by `finish`; until the transaction commits nobody sees this row.
-    const [snapshot] = await selectRows<{ id: number }>(
-      session,
-      sql`insert into points_snapshots (points_type, block_number, total_points, receiver_rows)
-          values (${target.pointsType}, ${target.blockNumber}, 0, 0)
-          on conflict on constraint points_snapshots_type_block_unique do nothing
-          returning id`,
-    );
-    if (!snapshot) throw new SnapshotExistsError(target.pointsType, target.blockNumber);
-    return new SnapshotWriter(session, { ...target, decimals }, snapshot.id);
+    const batch = await SnapshotBatchWriter.open(session, {
+      pointsType: target.pointsType,
+      decimals: target.decimals,
+      blockNumbers: [target.blockNumber],
+    });
+    return new SnapshotWriter(batch, target.blockNumber);
   }
 
   get decimals(): number {
-    return this.target.decimals;
+    return this.batch.decimals;
   }
 
   /** Adds a batch of rows (a few thousand per call keeps statements and memory small). */
   async append(rows: readonly PointsRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    // One statement cannot update the same row twice, so repeats within the batch are added up here.
-    const positions = new Map<string, { row: PointsRow; points: bigint }>();
-    for (const [offset, row] of rows.entries()) {
-      const problem = rowProblem(row);
-      if (problem) throw new InvalidPointsRowError(`row ${this.#inputRows + offset + 1}: ${problem}`);
-      const key = `${row.vault}${row.receiver}\u0000${row.receiverType}`;
-      const seen = positions.get(key);
-      if (seen) seen.points += row.points;
-      else positions.set(key, { row, points: row.points });
-    }
-    const vaults: string[] = [];
-    const receivers: string[] = [];
-    const receiverTypes: string[] = [];
-    const points: bigint[] = [];
-    for (const position of positions.values()) {
-      vaults.push(position.row.vault);
-      receivers.push(position.row.receiver);
-      receiverTypes.push(position.row.receiverType);
-      points.push(position.points);
-    }
-    await this.session.execute(sql`
-      insert into points_balances (snapshot_id, vault, receiver, receiver_type, points)
-      select ${this.snapshotId}::int, vault, receiver, receiver_type, points from unnest(
-        ${textArrayLiteral(vaults)}::text[],
-        ${textArrayLiteral(receivers)}::text[],
-        ${textArrayLiteral(receiverTypes)}::text[],
-        ${integerArrayLiteral(points)}::numeric[]) as batch(vault, receiver, receiver_type, points)
-      on conflict on constraint points_balances_pk
-      do update set points = points_balances.points + excluded.points`);
-    this.#inputRows += rows.length;
+    await this.batch.appendTo(this.blockNumber, rows);
   }
 
   /**
@@ -175,66 +130,207 @@ export class SnapshotWriter {
    * already in the database (a sync's staged pages) and were validated on their way in.
    */
   async appendQuery(query: SQL): Promise<void> {
+    await this.batch.appendQuery(this.blockNumber, query);
+  }
+
+  /** Computes the snapshot's aggregates and totals, and bumps the points generation. */
+  async finish(): Promise<SnapshotSummary> {
+    const [summary] = await this.batch.finish();
+    return summary!;
+  }
+}
+
+/** One input row of a batch of snapshots: the row and the block of the snapshot it belongs to. */
+export interface BatchPointsRow extends PointsRow {
+  blockNumber: number;
+}
+
+/**
+ * Ingests several snapshots of one points type inside an open transaction, with a constant number of
+ * statements however many snapshots there are: many small snapshots (the demo data's hundreds) cost
+ * what one snapshot of all their rows costs. The same statements serve the single snapshot of
+ * `SnapshotWriter`, so both store exactly the same rows and aggregates.
+ */
+export class SnapshotBatchWriter {
+  readonly #inputRows = new Map<number, number>();
+
+  private constructor(
+    private readonly session: SqlSession,
+    readonly pointsType: string,
+    readonly decimals: number,
+    /** Snapshot id per block number, in the order the blocks were given. */
+    private readonly snapshotIds: ReadonlyMap<number, number>,
+  ) {}
+
+  static async open(
+    session: SqlSession,
+    target: { pointsType: string; decimals?: number; blockNumbers: readonly number[] },
+  ): Promise<SnapshotBatchWriter> {
+    const { pointsType, blockNumbers } = target;
+    for (const blockNumber of blockNumbers) {
+      if (!Number.isSafeInteger(blockNumber) || blockNumber < 0 || blockNumber > MAX_SAFE_INTEGER) {
+        throw new InvalidPointsRowError(`block number must be an integer from 0 to ${MAX_SAFE_INTEGER}`);
+      }
+    }
+    if (new Set(blockNumbers).size !== blockNumbers.length) {
+      throw new InvalidPointsRowError("each block number may appear once in a batch of snapshots");
+    }
+    const decimals = await ensurePointsType(session, pointsType, target.decimals);
+    // Totals are filled in by `finish`; until the transaction commits nobody sees these rows.
+    const created = await selectRows<{ id: number; block_number: string | number }>(
+      session,
+      sql`insert into points_snapshots (points_type, block_number, total_points, receiver_rows)
+          select ${pointsType}, block_number, 0, 0
+          from unnest(${integerArrayLiteral(blockNumbers)}::bigint[]) as blocks(block_number)
+          on conflict on constraint points_snapshots_type_block_unique do nothing
+          returning id, block_number`,
+    );
+    const snapshotIds = new Map(created.map((row) => [Number(row.block_number), row.id]));
+    const existing = blockNumbers.find((blockNumber) => !snapshotIds.has(blockNumber));
+    if (existing !== undefined) throw new SnapshotExistsError(pointsType, existing);
+    const ordered = new Map(blockNumbers.map((blockNumber) => [blockNumber, snapshotIds.get(blockNumber)!]));
+    return new SnapshotBatchWriter(session, pointsType, decimals, ordered);
+  }
+
+  get blockNumbers(): number[] {
+    return [...this.snapshotIds.keys()];
+  }
+
+  /** Adds rows of any of the batch's snapshots (a few thousand per call keeps statements and memory small). */
+  async append(rows: readonly BatchPointsRow[]): Promise<void> {
+    await this.#insert(rows, (row) => row.blockNumber);
+  }
+
+  /** Adds rows of one of the batch's snapshots. */
+  async appendTo(blockNumber: number, rows: readonly PointsRow[]): Promise<void> {
+    await this.#insert(rows, () => blockNumber);
+  }
+
+  async #insert<Row extends PointsRow>(
+    rows: readonly Row[],
+    blockNumberOf: (row: Row) => number,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    // One statement cannot update the same row twice, so repeats within the call are added up here.
+    const positions = new Map<string, { row: PointsRow; snapshotId: number; points: bigint }>();
+    for (const row of rows) {
+      const blockNumber = blockNumberOf(row);
+      const snapshotId = this.snapshotIds.get(blockNumber);
+      if (snapshotId === undefined) {
+        throw new InvalidPointsRowError(`block ${blockNumber} is not a snapshot of this batch`);
+      }
+      const inputRows = this.#inputRows.get(blockNumber) ?? 0;
+      const problem = rowProblem(row);
+      if (problem) throw new InvalidPointsRowError(`row ${inputRows + 1}: ${problem}`);
+      this.#inputRows.set(blockNumber, inputRows + 1);
+      const key = `${snapshotId}\u0000${row.vault}${row.receiver}\u0000${row.receiverType}`;
+      const seen = positions.get(key);
+      if (seen) seen.points += row.points;
+      else positions.set(key, { row, snapshotId, points: row.points });
+    }
+    const snapshotIds: number[] = [];
+    const vaults: string[] = [];
+    const receivers: string[] = [];
+    const receiverTypes: string[] = [];
+    const points: bigint[] = [];
+    for (const position of positions.values()) {
+      snapshotIds.push(position.snapshotId);
+      vaults.push(position.row.vault);
+      receivers.push(position.row.receiver);
+      receiverTypes.push(position.row.receiverType);
+      points.push(position.points);
+    }
+    await this.session.execute(sql`
+      insert into points_balances (snapshot_id, vault, receiver, receiver_type, points)
+      select snapshot_id, vault, receiver, receiver_type, points from unnest(
+        ${integerArrayLiteral(snapshotIds)}::int[],
+        ${textArrayLiteral(vaults)}::text[],
+        ${textArrayLiteral(receivers)}::text[],
+        ${textArrayLiteral(receiverTypes)}::text[],
+        ${integerArrayLiteral(points)}::numeric[]) as batch(snapshot_id, vault, receiver, receiver_type, points)
+      on conflict on constraint points_balances_pk
+      do update set points = points_balances.points + excluded.points`);
+  }
+
+  /** Adds the rows `query` selects (columns vault, receiver, receiver_type, points) to one snapshot. */
+  async appendQuery(blockNumber: number, query: SQL): Promise<void> {
+    const snapshotId = this.snapshotIds.get(blockNumber);
+    if (snapshotId === undefined) {
+      throw new InvalidPointsRowError(`block ${blockNumber} is not a snapshot of this batch`);
+    }
     const [row] = await selectRows<{ count: string }>(
       this.session,
       sql`with source as (${query}),
           stored as (
             insert into points_balances (snapshot_id, vault, receiver, receiver_type, points)
-            select ${this.snapshotId}::int, vault, receiver, receiver_type, sum(points)
+            select ${snapshotId}::int, vault, receiver, receiver_type, sum(points)
             from source group by vault, receiver, receiver_type
             on conflict on constraint points_balances_pk
             do update set points = points_balances.points + excluded.points
           )
           select count(*)::text as count from source`,
     );
-    this.#inputRows += Number(row?.count ?? 0);
+    this.#inputRows.set(blockNumber, (this.#inputRows.get(blockNumber) ?? 0) + Number(row?.count ?? 0));
   }
 
-  /** Computes the snapshot's aggregates and totals, and bumps the points generation. */
-  async finish(): Promise<SnapshotSummary> {
-    const { session, target, snapshotId: id } = this;
-    const [grouped] = await selectRows<{ rows: string }>(
+  /** Computes every snapshot's aggregates and totals, and bumps the points generation once. */
+  async finish(): Promise<SnapshotSummary[]> {
+    const { session } = this;
+    const ids = integerArrayLiteral([...this.snapshotIds.values()]);
+    const grouped = await selectRows<{ snapshot_id: number; rows: string }>(
       session,
       sql`with grouped as (
-            select vault, receiver_type, sum(points) as points, count(*) as rows
-            from points_balances where snapshot_id = ${id}::int
-            group by vault, receiver_type
+            select snapshot_id, vault, receiver_type, sum(points) as points, count(*) as rows
+            from points_balances where snapshot_id = any(${ids}::int[])
+            group by snapshot_id, vault, receiver_type
           ),
           stored as (
             insert into points_vault_type_totals (snapshot_id, vault, receiver_type, points)
-            select ${id}::int, vault, receiver_type, points from grouped
+            select snapshot_id, vault, receiver_type, points from grouped
           )
-          select coalesce(sum(rows), 0)::text as rows from grouped`,
+          select snapshot_id, sum(rows)::text as rows from grouped group by snapshot_id`,
     );
-    const receiverRows = Number(grouped?.rows ?? 0);
+    const receiverRows = new Map(grouped.map((row) => [row.snapshot_id, Number(row.rows)]));
     await session.execute(sql`
       insert into points_vault_totals (snapshot_id, vault, points)
-      select ${id}::int, vault, sum(points) from points_vault_type_totals
-      where snapshot_id = ${id}::int group by vault`);
+      select snapshot_id, vault, sum(points) from points_vault_type_totals
+      where snapshot_id = any(${ids}::int[]) group by snapshot_id, vault`);
     await session.execute(sql`
       insert into points_vaults (address)
-      select vault from points_vault_totals where snapshot_id = ${id}::int
+      select distinct vault from points_vault_totals where snapshot_id = any(${ids}::int[])
       on conflict (address) do nothing`);
-    const [totals] = await selectRows<{ total: string; vaults: string }>(
+    const snapshotIds = [...this.snapshotIds.values()];
+    const totals = await selectRows<{ id: number; total: string; vaults: string }>(
       session,
-      sql`update points_snapshots set
-            total_points = coalesce((select sum(points) from points_vault_totals where snapshot_id = ${id}::int), 0),
-            receiver_rows = ${receiverRows}
-          where id = ${id}::int
-          returning total_points::text as total,
-            (select count(*) from points_vault_totals where snapshot_id = ${id}::int)::text as vaults`,
+      sql`with totals as (
+            select snapshot.id, snapshot.receiver_rows, coalesce(sum(vault_totals.points), 0) as total,
+              count(vault_totals.vault) as vaults
+            from unnest(
+              ${ids}::int[],
+              ${integerArrayLiteral(snapshotIds.map((id) => receiverRows.get(id) ?? 0))}::int[]
+            ) as snapshot(id, receiver_rows)
+            left join points_vault_totals vault_totals on vault_totals.snapshot_id = snapshot.id
+            group by snapshot.id, snapshot.receiver_rows
+          )
+          update points_snapshots set total_points = totals.total, receiver_rows = totals.receiver_rows
+          from totals where points_snapshots.id = totals.id
+          returning points_snapshots.id, totals.total::text as total, totals.vaults::text as vaults`,
     );
+    const totalsById = new Map(totals.map((row) => [row.id, row]));
     await bumpGeneration(session, "points");
-    return {
-      snapshotId: id,
-      pointsType: target.pointsType,
-      blockNumber: target.blockNumber,
-      decimals: target.decimals,
-      inputRows: this.#inputRows,
-      receiverRows,
-      vaults: Number(totals?.vaults ?? 0),
-      totalPoints: BigInt(totals?.total ?? "0"),
-    };
+    return [...this.snapshotIds].map(([blockNumber, id]) => {
+      const stored = totalsById.get(id);
+      return {
+        snapshotId: id,
+        pointsType: this.pointsType,
+        blockNumber,
+        decimals: this.decimals,
+        inputRows: this.#inputRows.get(blockNumber) ?? 0,
+        receiverRows: receiverRows.get(id) ?? 0,
+        vaults: Number(stored?.vaults ?? 0),
+        totalPoints: BigInt(stored?.total ?? "0"),
+      };
+    });
   }
 }
 

@@ -7,6 +7,7 @@ import {
   ingestSnapshot,
   type PointsRow,
   PointsTypeError,
+  SnapshotBatchWriter,
   SnapshotExistsError,
 } from "../../src/points/writer.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
@@ -145,5 +146,72 @@ describe.each(databaseKinds)("snapshot writer (%s)", (kind) => {
         InvalidPointsRowError,
       );
     }
+  });
+
+  it("stores a batch of snapshots exactly as it stores the same snapshots one by one", async () => {
+    const snapshots = [
+      { blockNumber: 10, rows: [row(V1, R1, 5n), row(V1, R1, 6n), row(V2, R2, 1n, "operator")] },
+      { blockNumber: 20, rows: [] },
+      { blockNumber: 30, rows: [row(V2, R1, HUGE), row(V2, R2, 2n)] },
+    ];
+    const single = [];
+    for (const snapshot of snapshots)
+      single.push(await loadSnapshot(database, "one-by-one", snapshot.blockNumber, snapshot.rows, 6));
+    const generation = await readGeneration(database, "points");
+    const batched = await database.db.transaction(async (tx) => {
+      const writer = await SnapshotBatchWriter.open(tx, {
+        pointsType: "batched",
+        decimals: 6,
+        blockNumbers: snapshots.map((snapshot) => snapshot.blockNumber),
+      });
+      await writer.append(
+        snapshots.flatMap((snapshot) =>
+          snapshot.rows.map((r) => ({ ...r, blockNumber: snapshot.blockNumber })),
+        ),
+      );
+      return writer.finish();
+    });
+    expect(await readGeneration(database, "points")).toBe(generation + 1);
+    const comparable = (summary: (typeof single)[number]) => ({ ...summary, snapshotId: 0, pointsType: "" });
+    expect(batched.map(comparable)).toEqual(single.map(comparable));
+    const stored = async (summaries: typeof single) => {
+      const ids = summaries.map((summary) => summary.snapshotId);
+      const rank = `array_position($1::int[], snapshot_id)`;
+      return Promise.all([
+        database.query(
+          `select ${rank} as n, vault, receiver, receiver_type, points::text as points from points_balances
+           where snapshot_id = any($1::int[]) order by 1, 2, 3, 4`,
+          [ids],
+        ),
+        database.query(
+          `select ${rank} as n, vault, receiver_type, points::text as points from points_vault_type_totals
+           where snapshot_id = any($1::int[]) order by 1, 2, 3`,
+          [ids],
+        ),
+        database.query(
+          `select ${rank} as n, vault, points::text as points from points_vault_totals
+           where snapshot_id = any($1::int[]) order by 1, 2`,
+          [ids],
+        ),
+        database.query(
+          `select array_position($1::int[], id) as n, block_number::text as block, total_points::text as total,
+             receiver_rows from points_snapshots where id = any($1::int[]) order by 1`,
+          [ids],
+        ),
+      ]);
+    };
+    expect(await stored(batched)).toEqual(await stored(single));
+  });
+
+  it("refuses a batch that repeats a block, names an existing snapshot or gets a row of another block", async () => {
+    const open = (blockNumbers: number[]) =>
+      database.db.transaction(async (tx) => {
+        const writer = await SnapshotBatchWriter.open(tx, { pointsType: "sluice", blockNumbers });
+        await writer.append([{ ...row(V1, R1, 1n), blockNumber: 999_999 }]);
+      });
+    await expect(open([50_000, 50_000])).rejects.toBeInstanceOf(InvalidPointsRowError);
+    await expect(open([50_000, 1_000])).rejects.toThrow(SnapshotExistsError);
+    await expect(open([50_000])).rejects.toThrow(/block 999999 is not a snapshot of this batch/);
+    expect(await count("points_snapshots where block_number = 50000")).toBe(0);
   });
 });
