@@ -9,7 +9,8 @@
 // `marketMaker()`, and `tokensToRedeem(i)` needs the list's length. The reader caches those inputs per adapter
 // (vault → asset is immutable in ERC-4626) and plans each round with the cached values; when a fresh value differs
 // from the cached one (first read of an adapter, a new market maker, a changed token list) it reads again at the
-// same block. In the steady state every block costs exactly one `eth_call`.
+// same block. In the steady state every block costs exactly one `eth_call` (a deployless read of more than
+// MAX_DEPLOYLESS_CALLS reads is split, see there).
 import { type Address, type ContractFunctionParameters, getAddress, isAddressEqual } from "viem";
 import { erc4626AssetAbi, liquidLaneAdapterViewAbi } from "./abis.ts";
 import type { ChainPublicClient } from "./client.ts";
@@ -52,7 +53,7 @@ export interface AdapterSnapshot {
   blockNumber: bigint | null;
   tokenIn: Address;
   adapters: AdapterState[];
-  /** `eth_call`s this read took (1 in the steady state). */
+  /** `eth_call`s this read took (1 in the steady state, unless a deployless read had to be split). */
   roundTrips: number;
 }
 
@@ -87,6 +88,14 @@ interface Plan {
 
 const MAX_ROUNDS = 3;
 
+/**
+ * Reads per deployless `eth_call`. A deployless multicall sends Multicall3's code (5.6 KB) and the aggregate3
+ * calldata as contract creation code, which EIP-3860 caps at 49,152 bytes; each of these reads encodes to at most
+ * 256 bytes (a Call3 tuple with at most two static arguments), so 128 reads (32 KB) stay well under the cap.
+ * Beyond that (many adapters or fillers) the read is split into several eth_calls at the same block.
+ */
+export const MAX_DEPLOYLESS_CALLS = 128;
+
 export class AdapterReader {
   readonly #client: ChainPublicClient;
   readonly #multicallAddress: Address | undefined;
@@ -105,11 +114,11 @@ export class AdapterReader {
     const unit = 10n ** BigInt(params.tokenIn.decimals);
 
     let roundTrips = 0;
-    for (;;) {
+    for (let round = 1; ; round++) {
       const plans = adapters.map((adapter) => this.#plan(adapter, tokenIn, unit, fillers));
       const calls = plans.flatMap((p) => p.calls);
-      const results = await this.#multicall(calls, params.blockNumber);
-      roundTrips++;
+      const { results, ethCalls } = await this.#multicall(calls, params.blockNumber);
+      roundTrips += ethCalls;
       let offset = 0;
       const states: AdapterState[] = [];
       let stale = false;
@@ -120,7 +129,7 @@ export class AdapterReader {
         states.push(state);
         stale ||= cacheChanged;
       }
-      if (!stale || roundTrips >= MAX_ROUNDS) {
+      if (!stale || round >= MAX_ROUNDS) {
         return { blockNumber: params.blockNumber ?? null, tokenIn, adapters: states, roundTrips };
       }
     }
@@ -254,16 +263,30 @@ export class AdapterReader {
     };
   }
 
-  async #multicall(calls: Call[], blockNumber: bigint | undefined): Promise<CallResult[]> {
-    if (calls.length === 0) return [];
-    const results = await this.#client.multicall({
-      contracts: calls,
-      allowFailure: true,
-      // One eth_call for the whole read: no chunking by calldata size.
-      batchSize: 0,
-      ...(blockNumber !== undefined ? { blockNumber } : {}),
-      ...(this.#multicallAddress ? { multicallAddress: this.#multicallAddress } : { deployless: true }),
-    });
-    return results as CallResult[];
+  /** Runs `calls` as one multicall, or as several at one block when a deployless multicall would be too large. */
+  async #multicall(
+    calls: Call[],
+    blockNumber: bigint | undefined,
+  ): Promise<{ results: CallResult[]; ethCalls: number }> {
+    if (calls.length === 0) return { results: [], ethCalls: 0 };
+    const chunks: Call[][] = [];
+    const chunkSize = this.#multicallAddress ? calls.length : MAX_DEPLOYLESS_CALLS;
+    for (let start = 0; start < calls.length; start += chunkSize)
+      chunks.push(calls.slice(start, start + chunkSize));
+    // Several eth_calls must all see the same state: pin them to one block when the caller did not.
+    const atBlock = blockNumber ?? (chunks.length > 1 ? await this.#client.getBlockNumber() : undefined);
+    const answers = await Promise.all(
+      chunks.map((contracts) =>
+        this.#client.multicall({
+          contracts,
+          allowFailure: true,
+          // Chunked here (by call count, see MAX_DEPLOYLESS_CALLS), never by viem's calldata-size estimate.
+          batchSize: 0,
+          ...(atBlock !== undefined ? { blockNumber: atBlock } : {}),
+          ...(this.#multicallAddress ? { multicallAddress: this.#multicallAddress } : { deployless: true }),
+        }),
+      ),
+    );
+    return { results: answers.flat() as CallResult[], ethCalls: chunks.length };
   }
 }

@@ -155,4 +155,33 @@ describe("AdapterReader", () => {
     expect(missing!.ok).toBe(false);
     expect(missing!.failedReads).toContain("vault");
   });
+
+  it("splits a deployless read that would exceed the init-code limit, at one block, with the same answers", async () => {
+    const { core, accounts } = chain;
+    const executor = core.executors[0]!;
+    // 2 adapters x (9 reads + 1 token + 100 fillers) = 220 reads: ~56 KB of init code as one deployless call,
+    // which anvil refuses (EIP-3860).
+    const strangers = Array.from({ length: 98 }, (_, i) => addressFromSeed(0x5000 + i));
+    const fillers = [executor, ...strangers, accounts.marketMaker.address];
+    const params = {
+      adapters: [core.adapters.usd, core.adapters.usdt],
+      tokenIn: { address: core.tokens.rwa, decimals: 18 },
+      fillers,
+    };
+    const { client, counts } = countingClient();
+    const reader = new AdapterReader(client);
+    await reader.read(params); // learns vault, asset, market maker and token list
+    counts.ethCall = 0;
+    const snapshot = await reader.read(params);
+    expect(snapshot.roundTrips).toBe(2);
+    expect(counts.ethCall).toBe(2);
+    for (const state of snapshot.adapters) {
+      expect(state).toMatchObject({ ok: true, failedReads: [], acceptsTokenIn: true });
+      expect(state.fillers).toHaveLength(100);
+      expect(state.fillers[0]).toEqual({ filler: executor, isFiller: true, authorized: true });
+      expect(state.fillers.slice(1, 99).every((filler) => !filler.authorized)).toBe(true);
+      expect(state.fillers[99]).toMatchObject({ authorized: true });
+    }
+    expect(snapshot.adapters[0]!.maxAssets).toBe(DEFAULT_VAULT_LIQUIDITY);
+  });
 });
