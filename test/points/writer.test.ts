@@ -9,6 +9,7 @@ import {
   PointsTypeError,
   SnapshotBatchWriter,
   SnapshotExistsError,
+  type SnapshotSummary,
 } from "../../src/points/writer.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { address, loadSnapshot, row } from "./support.ts";
@@ -154,7 +155,7 @@ describe.each(databaseKinds)("snapshot writer (%s)", (kind) => {
       { blockNumber: 20, rows: [] },
       { blockNumber: 30, rows: [row(V2, R1, HUGE), row(V2, R2, 2n)] },
     ];
-    const single = [];
+    const single: SnapshotSummary[] = [];
     for (const snapshot of snapshots)
       single.push(await loadSnapshot(database, "one-by-one", snapshot.blockNumber, snapshot.rows, 6));
     const generation = await readGeneration(database, "points");
@@ -172,9 +173,9 @@ describe.each(databaseKinds)("snapshot writer (%s)", (kind) => {
       return writer.finish();
     });
     expect(await readGeneration(database, "points")).toBe(generation + 1);
-    const comparable = (summary: (typeof single)[number]) => ({ ...summary, snapshotId: 0, pointsType: "" });
+    const comparable = (summary: SnapshotSummary) => ({ ...summary, snapshotId: 0, pointsType: "" });
     expect(batched.map(comparable)).toEqual(single.map(comparable));
-    const stored = async (summaries: typeof single) => {
+    const stored = async (summaries: SnapshotSummary[]) => {
       const ids = summaries.map((summary) => summary.snapshotId);
       const rank = `array_position($1::int[], snapshot_id)`;
       return Promise.all([
