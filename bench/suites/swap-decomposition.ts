@@ -2,9 +2,11 @@
 // timed one call after another from the bench process once the server has stopped (nothing else on the event loop
 // or the connection), on the database the server just used. Storing the round is what happens between the last
 // solver answer and the response; the live-discount lookup happens before any solver is asked.
+
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Address } from "viem";
+import { systemClock } from "../../src/clock.ts";
 import { DiscountRepository } from "../../src/discounts/repository.ts";
 import { QuoteRepository } from "../../src/swap/repository.ts";
 import { quoteRequests, quotes, solverAnswers } from "../../src/swap/tables.ts";
@@ -47,7 +49,7 @@ export async function decomposeQuote(kind: BenchDatabaseKind, tokenIn: Address):
         entries.map((entry) => ({ ...entry, requestId, quoteId: randomUUID() })),
       );
     });
-    const discounts = new DiscountRepository(database);
+    const discounts = new DiscountRepository(database, { clock: systemClock });
     const listDiscounts = await time(() => discounts.listForToken(tokenIn).then(() => undefined));
     return { saveRound: { ...saveRound, answers: answers.length, entries: entries.length }, listDiscounts };
   } finally {

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
 import type { Database, Db } from "./client.ts";
 
-export type Dataset = "registry" | "points";
+export type Dataset = "registry" | "points" | "discounts";
 
 /** Increments the generation of a dataset; call it inside the transaction that changes the data. */
 export async function bumpGeneration(tx: Pick<Db, "execute">, dataset: Dataset): Promise<void> {
@@ -24,12 +24,15 @@ export async function readGeneration(database: Database, dataset: Dataset): Prom
 
 /**
  * A value derived from a dataset, rebuilt when the dataset's generation changes. Concurrent callers share
- * one rebuild; the generation is re-read at most once per `maxAgeMs`.
+ * one rebuild; the generation is re-read at most once per `maxAgeMs`. A writer in this process calls
+ * `invalidate()` after its commit: every `get` that starts afterwards sees the write.
  */
 export class GenerationCache<T> {
   #value: { generation: number; data: T } | undefined;
   #checkedAt = -Infinity;
-  #pending: Promise<T> | undefined;
+  /** Bumped by `invalidate`: a refresh started before it can neither be joined nor mark the value fresh. */
+  #epoch = 0;
+  #pending: { epoch: number; promise: Promise<T> } | undefined;
 
   constructor(
     private readonly database: Database,
@@ -42,23 +45,30 @@ export class GenerationCache<T> {
   async get(): Promise<T> {
     const now = this.clock.now().getTime();
     if (this.#value && now - this.#checkedAt < this.maxAgeMs) return this.#value.data;
-    this.#pending ??= this.#refresh(now).finally(() => {
-      this.#pending = undefined;
+    if (this.#pending?.epoch === this.#epoch) return this.#pending.promise;
+    const epoch = this.#epoch;
+    const promise = this.#refresh(now, epoch).finally(() => {
+      if (this.#pending?.promise === promise) this.#pending = undefined;
     });
-    return this.#pending;
+    this.#pending = { epoch, promise };
+    return promise;
   }
 
   /** Forgets the cached value: the next `get` re-reads the generation. */
   invalidate(): void {
+    this.#epoch++;
     this.#checkedAt = -Infinity;
   }
 
-  async #refresh(now: number): Promise<T> {
+  async #refresh(now: number, epoch: number): Promise<T> {
     const generation = await readGeneration(this.database, this.dataset);
-    if (!this.#value || this.#value.generation !== generation) {
-      this.#value = { generation, data: await this.build(generation) };
+    let value = this.#value;
+    if (!value || value.generation !== generation) {
+      value = { generation, data: await this.build(generation) };
+      // An older generation never replaces a newer one built by a refresh that finished first.
+      if (!this.#value || this.#value.generation <= generation) this.#value = value;
     }
-    this.#checkedAt = now;
-    return this.#value.data;
+    if (epoch === this.#epoch) this.#checkedAt = now;
+    return value.data;
   }
 }

@@ -1,6 +1,7 @@
 // Live discounts as legs (the swap flow's `DiscountOffers`): the stored discounts of a snapshot's input token,
-// judged at the snapshot's block. The store is read on every call, so a discount counts from its 200 and stops
-// counting at its cancel's 200; the per-discount chain reads (nonce, signer's filler flag) are made once per
+// judged at the snapshot's block. The store is read through the repository's in-memory copy, which this process's
+// writes refresh at once, so a discount counts from its 200 and stops counting at its cancel's 200 (on another
+// replica within the repository's maxAgeMs); the per-discount chain reads (nonce, signer's filler flag) are made once per
 // snapshot, i.e. once per block and token, in one `eth_call`.
 import type { Address, Hex } from "viem";
 import type { InventorySnapshot } from "../inventory/adapter-state.ts";

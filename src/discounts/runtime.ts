@@ -38,7 +38,7 @@ export interface DiscountRuntime {
 
 export function createDiscountRuntime(options: DiscountRuntimeOptions): DiscountRuntime {
   const { deployment, publicClient, inventory, logger } = options;
-  const repository = new DiscountRepository(options.database);
+  const repository = new DiscountRepository(options.database, { clock: options.clock });
   const reads = new DiscountChainReads(
     publicClient,
     deployment.multicall ? { multicallAddress: deployment.multicall } : {},

@@ -23,6 +23,7 @@ import {
 } from "../liquidity/worked-example.ts";
 import { devAccount, useTestChain } from "../support/anvil.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { clearDiscountStore } from "../support/discounts.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 
 const chain = useTestChain();
@@ -55,8 +56,7 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
     await database?.close();
   });
   beforeEach(async () => {
-    await database.query("delete from discounts");
-    await database.query("delete from discount_cancels");
+    await clearDiscountStore(subject.runtime.discounts.repository, database);
     await subject.syncHead();
     clock.set(Number(await chain.now()) * 1000);
   });

@@ -27,6 +27,7 @@ import {
 } from "../liquidity/worked-example.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { clearDiscountStore } from "../support/discounts.ts";
 import { approveReactor, requestFromSignatureData } from "../support/orders.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 
@@ -64,8 +65,7 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
     await database?.close();
   });
   beforeEach(async () => {
-    await database.query("delete from discounts");
-    await database.query("delete from discount_cancels");
+    await clearDiscountStore(subject.runtime.discounts.repository, database);
     for (const solver of Object.values(solvers)) solver.setBehaviour({ kind: "decline" });
     await subject.syncHead();
     clock.set(Number(await chain.now()) * 1000);

@@ -13,6 +13,7 @@ import { LiquidityBatchResponseSchema, LiquiditySnapshotSchema } from "../../src
 import { silentLogger } from "../../src/logger.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { clearDiscountStore } from "../support/discounts.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import {
   createExampleApp,
@@ -58,8 +59,7 @@ describe.each(databaseKinds)("POST /liquidity and /liquidity-batch (%s)", (kind)
   });
 
   beforeEach(async () => {
-    await database.query("delete from discounts");
-    await database.query("delete from discount_cancels");
+    await clearDiscountStore(subject.runtime.discounts.repository, database);
     await subject.syncHead();
     clock.set(Number(await chain.now()) * 1000);
   });
