@@ -89,12 +89,13 @@ interface Plan {
 const MAX_ROUNDS = 3;
 
 /**
- * Reads per deployless `eth_call`. A deployless multicall sends Multicall3's code (5.6 KB) and the aggregate3
+ * Reads per deployless `eth_call`. A deployless multicall sends Multicall3's code (5.6 KB) with the aggregate3
  * calldata as contract creation code, which EIP-3860 caps at 49,152 bytes; each of these reads encodes to at most
- * 256 bytes (a Call3 tuple with at most two static arguments), so 128 reads (32 KB) stay well under the cap.
- * Beyond that (many adapters or fillers) the read is split into several eth_calls at the same block.
+ * 256 bytes (a Call3 tuple with at most two static arguments). 64 reads make a ~22 KB call (44 KB of JSON), which
+ * also keeps a JSON-RPC batch of concurrent reads (transport `batchSize`, client.ts) under the 2 MB request bodies
+ * anvil and many providers accept. Beyond that the read is split into several eth_calls at the same block.
  */
-export const MAX_DEPLOYLESS_CALLS = 128;
+export const MAX_DEPLOYLESS_CALLS = 64;
 
 export class AdapterReader {
   readonly #client: ChainPublicClient;

@@ -28,7 +28,10 @@ export interface ChainOptions {
 }
 
 export interface TransportOptions {
-  /** JSON-RPC batching: `true` (default) batches the requests made in the same tick into one HTTP request. */
+  /**
+   * JSON-RPC batching: by default the requests made in the same tick go out together, at most
+   * DEFAULT_RPC_BATCH_SIZE per HTTP request (RPC servers cap request bodies: anvil refuses about 2 MB).
+   */
   batch?: boolean | { batchSize?: number; wait?: number };
   timeoutMs?: number;
   retryCount?: number;
@@ -63,13 +66,15 @@ export function defineSluiceChain(options: ChainOptions): Chain {
   });
 }
 
+export const DEFAULT_RPC_BATCH_SIZE = 32;
+
 export function createRpcTransport(
   rpcUrls: string | readonly string[],
   options: TransportOptions = {},
 ): Transport {
   const config: HttpTransportConfig = {
     ...options.http,
-    batch: options.batch ?? true,
+    batch: options.batch ?? { batchSize: DEFAULT_RPC_BATCH_SIZE },
     ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
     ...(options.retryCount !== undefined ? { retryCount: options.retryCount } : {}),
   };
