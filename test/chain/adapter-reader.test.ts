@@ -183,5 +183,10 @@ describe("AdapterReader", () => {
       expect(state.fillers[99]).toMatchObject({ authorized: true });
     }
     expect(snapshot.adapters[0]!.maxAssets).toBe(DEFAULT_VAULT_LIQUIDITY);
+
+    // Twenty such reads at once (a /liquidity-batch): 80 eth_calls of ~44 KB of JSON each, sent in JSON-RPC
+    // batches small enough for anvil's request-body limit.
+    const concurrent = await Promise.all(Array.from({ length: 20 }, () => reader.read(params)));
+    for (const read of concurrent) expect(read.adapters).toEqual(snapshot.adapters);
   });
 });
