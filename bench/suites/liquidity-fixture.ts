@@ -6,8 +6,8 @@
 //   others' in tUSD.
 // - 5 adapters: the core tUSD (A1) and tUSDT (A2) adapters, and A3–A5 over tUSD vaults of their own.
 // - A Multicall3 for the server's batched reads, as every public network has: one read of 5 adapters × (20
-//   listed tokens + 8 fillers + 10 others) is 190 calls, too large for viem's deployless multicall (its
-//   contract-creation `eth_call` exceeds the initcode size limit); the suite shows that case separately.
+//   listed tokens + 8 fillers + 10 others) is 190 calls, which viem's deployless multicall (the devnet's way)
+//   must split into several eth_calls (src/chain/adapter-reader.ts); the suite checks that case separately.
 // - 8 solvers with distinct Executors, 4 internal and 4 external, authorized on various adapters: the core
 //   market maker names all eight on A1 and A2; A3's market maker (an EOA) names solvers 1, 2 and 5; A4's market
 //   maker is solver 4's Executor itself; A5's market maker (another EOA) names solvers 6, 7 and 8.

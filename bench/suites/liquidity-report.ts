@@ -108,9 +108,8 @@ export function formatLiquidityReport(report: LiquidityReport): string {
       `the same /liquidity-batch on ${check.kind} answered ${check.status} in ${check.milliseconds.toFixed(0)} ms with ` +
       `**${check.tokensWithLiquidity} of ${check.tokens} tokens showing any liquidity**` +
       (check.tokensWithLiquidity < check.tokens
-        ? ": one token's read (5 adapters × 38 calls) no longer fits in the deployless call's contract-creation " +
-          "init code, so every adapter read fails and is left out."
-        : "."),
+        ? ": adapters whose reads failed are left out of every answer."
+        : " (one token's read, 5 adapters × 38 calls, split into deployless eth_calls of at most 64 reads)."),
   );
   return lines.join("\n");
 }
