@@ -1,14 +1,14 @@
 // Loads a deployment: a shipped network file (only what is publicly known), merged with an operator's file,
 // validated as a whole. Secrets never live in either file: they come from the environment.
 import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { type ConfigProblem, describeIssues } from "../config/issues.ts";
+import { packagePath } from "../package-root.ts";
 import { type Deployment, DeploymentSchema } from "./schema.ts";
 
 export const SHIPPED_NETWORKS = ["mainnet", "hoodi", "sepolia"] as const;
 export type ShippedNetwork = (typeof SHIPPED_NETWORKS)[number];
 
-const DEPLOYMENTS_DIR = fileURLToPath(new URL("../../deployments", import.meta.url));
+const DEPLOYMENTS_DIR = packagePath("deployments");
 
 export class InvalidDeploymentError extends Error {
   override name = "InvalidDeploymentError";

@@ -1,16 +1,14 @@
 // The demo dataset `npm start` serves with no configuration: the real mainnet metadata tree with a
 // generated overlay, and generated points over its vaults. Each part loads only into an empty dataset.
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import { packagePath } from "../package-root.ts";
 import { seedDemoPoints } from "../points/demo.ts";
 import { seedDemoRegistry } from "../registry/demo.ts";
 
 /** The public metadata tree shipped beside the repository (shared/fixtures). */
-export const DEFAULT_DEMO_REGISTRY_DIR = fileURLToPath(
-  new URL("../../../shared/fixtures/metadata-mainnet", import.meta.url),
-);
+export const DEFAULT_DEMO_REGISTRY_DIR = packagePath("..", "shared", "fixtures", "metadata-mainnet");
 
 export async function seedDemoData(
   database: Database,

@@ -1,9 +1,9 @@
 // Bundled solver logos, addressed by content: `<name>-<sha256 of the bytes>.png`, so they can be cached forever.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { packagePath } from "../package-root.ts";
 
-export const BUNDLED_LOGO_DIR = fileURLToPath(new URL("../../assets/solver-logos", import.meta.url));
+export const BUNDLED_LOGO_DIR = packagePath("assets", "solver-logos");
 
 export interface SolverLogo {
   /** Logo name: the PNG's file name without extension. */
