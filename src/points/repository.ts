@@ -25,11 +25,6 @@ export interface ReceiverTypeAmount {
   points: string;
 }
 
-export interface ReceiverAmount {
-  receiver: Address;
-  points: string;
-}
-
 export class PointsRepository {
   /**
    * The hottest query: a named prepared statement, so PostgreSQL plans it once per connection rather than
@@ -122,23 +117,33 @@ export class PointsRepository {
 
   /**
    * One keyset page of a vault's receivers in a snapshot, ascending by receiver, each receiver's receiver
-   * types added up. Keyset pages (not a server cursor) so PGlite's single connection is never held.
+   * types added up, as the JSON items of PointsByReceiverSchema joined by commas. Keyset pages (not a server
+   * cursor) so PGlite's single connection is never held; the JSON is built by the database, so a page costs
+   * the server one string instead of thousands of row objects (the large vault's list is 300,000 rows).
+   * Receivers and amounts are stored validated (lowercase hex, digits): nothing needs escaping.
    */
-  async vaultReceiversPage(
+  async vaultReceiversJsonPage(
     snapshotId: number,
     vault: string,
     afterReceiver: string | null,
     limit: number,
-  ): Promise<ReceiverAmount[]> {
-    return this.database.query<{ receiver: Address; points: string }>(
-      `select receiver, sum(points)::text as points
-       from points_balances
-       where snapshot_id = $1 and vault = $2 and receiver > $3
-       group by receiver
-       order by receiver
-       limit $4`,
+  ): Promise<{ json: string; lastReceiver: string | null; rows: number }> {
+    const [page] = await this.database.query<{ json: string | null; last: string | null; rows: number }>(
+      `with page as (
+         select receiver, sum(points) as points
+         from points_balances
+         where snapshot_id = $1 and vault = $2 and receiver > $3
+         group by receiver
+         order by receiver
+         limit $4
+       )
+       select string_agg('{"receiver_address":"' || receiver || '","points":"' || points::text || '"}', ','
+                         order by receiver) as json,
+              max(receiver) as last, count(*)::int as rows
+       from page`,
       [snapshotId, vault, afterReceiver ?? "", limit],
     );
+    return { json: page?.json ?? "", lastReceiver: page?.last ?? null, rows: page?.rows ?? 0 };
   }
 
   /** Whether the registry lists the vault (approved or not). */

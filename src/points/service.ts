@@ -144,15 +144,11 @@ export class PointsService {
       let after: string | null = null;
       let separator = "";
       for (;;) {
-        const page = await this.repository.vaultReceiversPage(snapshot.id, vault, after, this.#pageSize);
-        let chunk = "";
-        for (const row of page) {
-          chunk += `${separator}{"receiver_address":"${row.receiver}","points":"${row.points}"}`;
-          separator = ",";
-        }
-        if (chunk) yield chunk;
-        if (page.length < this.#pageSize) break;
-        after = page[page.length - 1]!.receiver;
+        const page = await this.repository.vaultReceiversJsonPage(snapshot.id, vault, after, this.#pageSize);
+        if (page.rows > 0) yield separator + page.json;
+        separator = ",";
+        if (page.rows < this.#pageSize) break;
+        after = page.lastReceiver;
       }
       yield "]}";
     }
