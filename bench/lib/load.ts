@@ -18,6 +18,8 @@ export interface LoadOptions {
   method?: "GET" | "POST";
   body?: string;
   headers?: Record<string, string>;
+  /** A path per request (e.g. a rotation of many receivers); `url`'s path otherwise. */
+  nextPath?: () => string;
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
@@ -29,6 +31,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     body: options.body,
     headers: { ...(options.body ? { "content-type": "application/json" } : {}), ...options.headers },
     timeout: 30,
+    ...(options.nextPath
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => ({ ...request, path: options.nextPath!() }),
+            },
+          ],
+        }
+      : {}),
   });
   return {
     requestsPerSecond: result.requests.average,

@@ -28,10 +28,21 @@ export function judgePartnerTargets(run: Omit<DatabaseRun, "targets">): TargetVe
   const clean = (row: RouteMeasurement) => row.non2xx === 0 && row.errors === 0;
   const verdicts: TargetVerdict[] = [];
 
-  const registry = route("registry");
+  // Judged twice: as clients that take compression ask (browsers, fetch), and uncompressed, where the body's
+  // own size bounds any server (the same-bytes baseline shows by how much).
+  const compressed = route("registry-compressed");
   verdicts.push({
-    target: `/entities/vaults ≥ ${TARGETS.registryRatio} × bare /bare req/s`,
-    measured: `${ratio(registry).toFixed(2)} × (${(registry.ratioToSameBody ?? 0).toFixed(2)} × the same-bytes route)`,
+    target: `${compressed.label} ≥ ${TARGETS.registryRatio} × bare /bare req/s`,
+    measured: `${ratio(compressed).toFixed(2)} × (${formatBytes(compressed.bodyBytes)} body)`,
+    pass: clean(compressed) && ratio(compressed) >= TARGETS.registryRatio,
+  });
+  const registry = route("registry");
+  const sameBytesShare = run.sameBodyRequestsPerSecond / run.bareRequestsPerSecond;
+  verdicts.push({
+    target: `/entities/vaults without Accept-Encoding ≥ ${TARGETS.registryRatio} × bare /bare req/s`,
+    measured:
+      `${ratio(registry).toFixed(2)} × (${(registry.ratioToSameBody ?? 0).toFixed(2)} × plain Fastify sending the ` +
+      `same ${formatBytes(registry.bodyBytes)}, which itself does ${sameBytesShare.toFixed(2)} × bare)`,
     pass: clean(registry) && ratio(registry) >= TARGETS.registryRatio,
   });
   for (const role of ["receiver", "total"] as const) {
@@ -66,4 +77,8 @@ export function judgePartnerTargets(run: Omit<DatabaseRun, "targets">): TargetVe
     pass: run.serverPeakRssMb < TARGETS.serverRssMb,
   });
   return verdicts;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1000 ? `${(bytes / 1000).toFixed(1)} KB` : `${bytes} B`;
 }

@@ -5,6 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PartnerDatasetFacts } from "../dataset/partner-dataset.ts";
+import { FULL_PLAN, scaledPlan } from "../dataset/plan.ts";
+import { mulberry32, receiverAddress } from "../dataset/random.ts";
 import { type BenchDatabaseKind, benchDatabase } from "../dataset/store.ts";
 import { cpuDuring, processCpuMs } from "../lib/cpu.ts";
 import { type FetchedBody, fetchBody } from "../lib/http.ts";
@@ -27,9 +29,11 @@ export type RouteRole =
   | "bare"
   | "bare-body"
   | "registry"
+  | "registry-compressed"
   | "vault-median"
   | "vault-large"
   | "receiver"
+  | "receivers-rotating"
   | "total";
 
 export interface RouteMeasurement extends LoadResult {
@@ -39,7 +43,7 @@ export interface RouteMeasurement extends LoadResult {
   path: string;
   connections: number;
   durationSeconds: number;
-  /** Identity-encoded body of one response, fetched before the run, and when its first and last bytes came. */
+  /** One response's body as sent (identity unless the route asks for compression), fetched before the run. */
   bodyBytes: number;
   firstByteMs: number;
   lastByteMs: number;
@@ -144,10 +148,10 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
   const probe: DatabaseProbe = await openDatabaseProbe(kind);
   let bare: RunningProcess | undefined;
   try {
-    const routes = partnerRoutes(dataset);
+    const routes = partnerRoutes(dataset, scale);
     const bodies = new Map<RouteRole, FetchedBody>();
     for (const route of routes) {
-      const fetched = await fetchBody(`${sluice.baseUrl}${route.path}`);
+      const fetched = await fetchBody(`${sluice.baseUrl}${route.path}`, route.headers);
       if (fetched.status !== 200) {
         throw new Error(
           `${route.path} answered ${fetched.status}: ${fetched.body.subarray(0, 300).toString()}`,
@@ -168,9 +172,11 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
       pid: number,
       connections: number,
       fetched: FetchedBody,
+      request: Pick<PartnerRoute, "headers" | "nextPath"> = {},
     ): Promise<RouteMeasurement> => {
       log(`${kind}: ${label} (${connections} connections, ${options.durationSeconds} s)`);
-      await runLoad({ url, connections, durationSeconds: options.warmupSeconds });
+      const load = { url, connections, headers: request.headers, nextPath: request.nextPath };
+      await runLoad({ ...load, durationSeconds: options.warmupSeconds });
       const loadAverageAtStart = loadAverage();
       const sampler = sampleRss(pid);
       const serverCpuBefore = processCpuMs(pid);
@@ -178,7 +184,7 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
       // Only the server's requests reach the database; a baseline run's database CPU is other work.
       const databasePids = pid === serverPid ? probe.backendPids : async () => [];
       const { result, cpuMs: databaseCpuMs } = await cpuDuring(databasePids, () =>
-        runLoad({ url, connections, durationSeconds: options.durationSeconds }),
+        runLoad({ ...load, durationSeconds: options.durationSeconds }),
       );
       const serverCpuMs = processCpuMs(pid) - serverCpuBefore;
       const clientCpu = process.cpuUsage(clientCpuBefore);
@@ -234,6 +240,7 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
           serverPid,
           connections,
           bodies.get(route.role)!,
+          route,
         ),
       );
     }
@@ -284,13 +291,26 @@ interface PartnerRoute {
   role: RouteRole;
   label: string;
   path: string;
+  headers?: Record<string, string>;
+  /** The path of each request, when it changes from request to request (`path` is the first one). */
+  nextPath?: () => string;
 }
 
-/** The routes the issue names, with the dataset's fixtures filled in. */
-function partnerRoutes(dataset: PartnerDatasetFacts): PartnerRoute[] {
+/** What browsers and Node's fetch send: a client that takes compressed answers. */
+const CLIENT_ACCEPT_ENCODING = { "accept-encoding": "gzip, deflate, br" };
+
+/** The routes the issue names, with the dataset's fixtures filled in, and two views the issue does not name. */
+function partnerRoutes(dataset: PartnerDatasetFacts, scale: number): PartnerRoute[] {
   const { medianVault, largeVault, receiver, totalsBlock } = dataset;
+  const rotation = receiverRotation(scale);
   return [
     { role: "registry", label: "/entities/vaults", path: "/entities/vaults" },
+    {
+      role: "registry-compressed",
+      label: "/entities/vaults, Accept-Encoding: gzip, deflate, br",
+      path: "/entities/vaults",
+      headers: CLIENT_ACCEPT_ENCODING,
+    },
     {
       role: "vault-median",
       label: `/points/vault/{median}/current (${medianVault.receivers} receivers)`,
@@ -301,6 +321,12 @@ function partnerRoutes(dataset: PartnerDatasetFacts): PartnerRoute[] {
       label: `/points/receiver/{a}/current (in ${receiver.vaults.length} vaults)`,
       path: `/points/receiver/${receiver.address}/current`,
     },
+    {
+      role: "receivers-rotating",
+      label: `/points/receiver/{a}/current, ${rotation.size.toLocaleString("en")} receivers in turn (uncached)`,
+      path: rotation.next(),
+      nextPath: rotation.next,
+    },
     { role: "total", label: `/points/total/${totalsBlock}`, path: `/points/total/${totalsBlock}` },
     {
       role: "vault-large",
@@ -308,6 +334,21 @@ function partnerRoutes(dataset: PartnerDatasetFacts): PartnerRoute[] {
       path: `/points/vault/${largeVault.address}/current`,
     },
   ];
+}
+
+/**
+ * Receivers of the whole pool the dataset draws from, in a seeded random order: far more than the server's
+ * per-generation answer cache holds, so nearly every request is a database lookup (most receivers are in one
+ * to three vaults; a few in none, which answers []).
+ */
+function receiverRotation(scale: number): { size: number; next: () => string } {
+  const plan = scaledPlan(FULL_PLAN, scale);
+  const size = 2 ** plan.receiverPoolBits;
+  const random = mulberry32(plan.seed ^ 0x7e57);
+  return {
+    size,
+    next: () => `/api/v1/points/receiver/${receiverAddress(Math.floor(random() * size), plan.seed)}/current`,
+  };
 }
 
 function log(message: string): void {
