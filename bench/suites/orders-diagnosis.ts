@@ -1,11 +1,11 @@
 // Where the time of the streamed filled list goes, measured in the database itself: the server fetches the list
-// a page at a time (src/orders/list.ts `pageSql`), so its speed is the page query's. This runs the second page
-// of `orderStatus=filled` exactly as the server builds it under EXPLAIN ANALYZE, and the same query with its
+// a page at a time (src/orders/page-query.ts `pageSql`), so its speed is the page query's. This runs the second
+// page of `orderStatus=filled` exactly as the server builds it under EXPLAIN ANALYZE, and the same query with its
 // ORDER BY spelled with the null ordering of the orders indexes (drizzle's `.desc()` creates them
 // `DESC NULLS LAST`, while a plain `ORDER BY … DESC` means NULLS FIRST, which such an index cannot return in
 // order). The difference is what that server-side change would buy.
 import type { Database } from "../../src/db/client.ts";
-import { pageSql } from "../../src/orders/list.ts";
+import { pageSql } from "../../src/orders/page-query.ts";
 import { OrdersQuerySchema } from "../../src/orders/schemas.ts";
 
 export interface PagePlan {

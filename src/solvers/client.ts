@@ -3,7 +3,8 @@
 import { performance } from "node:perf_hooks";
 import type { Address } from "viem";
 import type { Solver } from "./directory.ts";
-import { SHARED_SECRET_HEADER, type SolverQuoteRequest, SolverQuoteResponseSchema } from "./protocol.ts";
+import { SolverAnswerTooLargeError, type SolverHttpAnswer, SolverHttpClient } from "./http-client.ts";
+import { type SolverQuoteRequest, SolverQuoteResponseSchema } from "./protocol.ts";
 
 export type SolverRejection =
   | "timeout"
@@ -19,27 +20,21 @@ export type SolverOutcome =
   | { kind: "declined"; latencyMs: number }
   | { kind: "rejected"; reason: SolverRejection; detail: string; latencyMs: number };
 
+/** The transport every auction uses unless told otherwise: one keep-alive agent per solver for the process. */
+export const solverHttp = new SolverHttpClient();
+
 /** POSTs `{endpoint}/quote` (keeping any base path) and judges the answer against the request. */
 export async function requestSolverQuote(
   solver: Solver,
   request: SolverQuoteRequest,
   signal: AbortSignal,
+  http: SolverHttpClient = solverHttp,
 ): Promise<SolverOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
-  let response: Response;
-  let text: string;
+  let response: SolverHttpAnswer;
   try {
-    response = await fetch(quoteUrl(solver.endpoint), {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(solver.sharedSecret ? { [SHARED_SECRET_HEADER]: solver.sharedSecret } : {}),
-      },
-      body: JSON.stringify(request),
-      signal,
-    });
-    text = await response.text();
+    response = await http.post(solver, JSON.stringify(request), signal);
   } catch (error) {
     if (signal.aborted)
       return {
@@ -48,6 +43,8 @@ export async function requestSolverQuote(
         detail: "no answer before the auction closed",
         latencyMs: elapsed(),
       };
+    if (error instanceof SolverAnswerTooLargeError)
+      return { kind: "rejected", reason: "invalid_body", detail: error.message, latencyMs: elapsed() };
     return {
       kind: "rejected",
       reason: "network",
@@ -62,7 +59,7 @@ export async function requestSolverQuote(
   }
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(response.body);
   } catch {
     return { kind: "rejected", reason: "invalid_body", detail: "not JSON", latencyMs };
   }
@@ -97,10 +94,6 @@ export async function requestSolverQuote(
   if (amountOut === 0n)
     return { kind: "rejected", reason: "zero_amount", detail: "amountOut is 0", latencyMs };
   return { kind: "quoted", amountOut, filler: answer.filler, latencyMs };
-}
-
-export function quoteUrl(endpoint: string): string {
-  return `${endpoint.replace(/\/+$/, "")}/quote`;
 }
 
 /** The first echoed field that differs (addresses are already lowercased by the schema; ids compared case-insensitively). */

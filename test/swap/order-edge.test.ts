@@ -7,7 +7,7 @@ import { signRequest } from "../../src/chain/order.ts";
 import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
-import { pageSql } from "../../src/orders/list.ts";
+import { pageSql } from "../../src/orders/page-query.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { OrdersQuerySchema } from "../../src/orders/schemas.ts";
 import { useTestChain } from "../support/anvil.ts";
@@ -190,25 +190,28 @@ describe.runIf(databaseKinds.includes("postgres"))("GET /orders index plans (pos
     await database?.close();
   });
 
+  // `ordered`: the index also yields the requested order, so no page sorts (the id lists sort their few rows).
   it.each([
-    ["orderId", "orderId=6f1f2b8e-3d6c-4a39-9d49-1f0e8f6b2d11", "orders_pkey"],
+    ["orderId", "orderId=6f1f2b8e-3d6c-4a39-9d49-1f0e8f6b2d11", "orders_pkey", false],
     [
       "orderIds",
       "orderIds=6f1f2b8e-3d6c-4a39-9d49-1f0e8f6b2d11,7f1f2b8e-3d6c-4a39-9d49-1f0e8f6b2d11",
       "orders_pkey",
+      false,
     ],
-    ["orderHash", `orderHash=0x${"0".repeat(60)}abcd`, "orders_order_hash_unique"],
+    ["orderHash", `orderHash=0x${"0".repeat(60)}abcd`, "orders_order_hash_unique", false],
     [
       "orderHashes",
       `orderHashes=0x${"0".repeat(60)}abcd,0x${"0".repeat(60)}abce`,
       "orders_order_hash_unique",
+      false,
     ],
-    ["orderStatus", "orderStatus=open", "orders_status_(created|updated)_idx"],
-    ["swapper", `swapper=0x${"0".repeat(37)}7d0`, "orders_swapper_created_idx"],
-    ["filler", `filler=0x${"f".repeat(38)}13`, "orders_filler_created_idx"],
-    ["solverId + orderStatus", "solverId=ext_s1&orderStatus=open", "orders_solver_status_idx"],
-    ["orderStatus, by updatedAt", "orderStatus=open&sortKey=updatedAt", "orders_status_updated_idx"],
-  ])("serves the %s filter from an index", async (_label, query, indexName) => {
+    ["orderStatus", "orderStatus=open", "orders_status_(created|updated)_idx", true],
+    ["swapper", `swapper=0x${"0".repeat(37)}7d0`, "orders_swapper_created_idx", true],
+    ["filler", `filler=0x${"f".repeat(38)}13`, "orders_filler_created_idx", true],
+    ["solverId + orderStatus", "solverId=ext_s1&orderStatus=open", "orders_solver_status_idx", true],
+    ["orderStatus, by updatedAt", "orderStatus=open&sortKey=updatedAt", "orders_status_updated_idx", true],
+  ])("serves the %s filter from an index", async (_label, query, indexName, ordered) => {
     const parsed = OrdersQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
     const { text, params } = pageSql(parsed, undefined, 1000);
     const plan = await database.query<{ "QUERY PLAN": string }>(`explain ${text}`, params);
@@ -216,6 +219,7 @@ describe.runIf(databaseKinds.includes("postgres"))("GET /orders index plans (pos
     expect(lines).toMatch(
       new RegExp(`(Index Scan using|Index Only Scan using|Bitmap Index Scan on) ${indexName}\\b`),
     );
+    if (ordered) expect(lines).not.toMatch(/Sort/);
     expect(lines).not.toMatch(/Seq Scan on orders/);
   });
 });

@@ -1,0 +1,38 @@
+// The JSON text of one order record (OrderRecordSchema), written straight from its row. Lists are written by hand
+// (streamed, or cached pre-serialized), so no response serializer sees them; the row's SQL already gives every
+// value its wire form, and the tests check what this writes against the schema.
+import type { OrderListRow } from "./page-query.ts";
+
+const string = JSON.stringify;
+
+export function orderJson(row: OrderListRow): string {
+  let json =
+    `{"type":"Priority","orderId":${string(row.order_id)},"orderHash":${string(row.order_hash)}` +
+    `,"orderStatus":${string(row.status)},"quoteId":${string(row.quote_id)},"swapper":${string(row.swapper)}` +
+    `,"txHash":${row.tx_hash === null ? "null" : string(row.tx_hash)},"nonce":${string(row.nonce)}` +
+    `,"input":{"token":${string(row.token_in)},"amount":${string(row.amount_in)}}` +
+    `,"outputs":${outputsJson(row.outputs)},"settledAmounts":${string(row.settled_amounts)}` +
+    `,"createdAt":${string(row.created_at_iso)},"updatedAt":${string(row.updated_at_iso)}`;
+  if (row.executable) {
+    json +=
+      `,"encodedOrder":${string(row.encoded_order)},"protocolSignature":${string(row.protocol_signature)}` +
+      `,"deadline":${Number(row.deadline)},"filler":${string(row.filler)}`;
+  }
+  return `${json}}`;
+}
+
+/** The committed outputs with the record's three fields (the stored ones may carry `portionBps`). */
+function outputsJson(outputs: OrderListRow["outputs"]): string {
+  let json = "[";
+  for (const [index, output] of outputs.entries()) {
+    json +=
+      `${index === 0 ? "" : ","}{"token":${string(output.token)},"recipient":${string(output.recipient)}` +
+      `,"amount":${string(output.amount)}}`;
+  }
+  return `${json}]`;
+}
+
+/** The records of `rows`, comma-separated: the inside of an `orders` array. */
+export function ordersJson(rows: readonly OrderListRow[]): string {
+  return rows.map(orderJson).join(",");
+}

@@ -1,0 +1,165 @@
+// GET /orders on stored orders (no chain needed): short lists as one body, long lists streamed whole, and records
+// that match the schema.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/clock.ts";
+import type { Database } from "../../src/db/client.ts";
+import type { App } from "../../src/http/server.ts";
+import { PAGE_SIZE } from "../../src/orders/list.ts";
+import { type NewOrder, OrderRepository } from "../../src/orders/repository.ts";
+import { ordersRoutes } from "../../src/orders/routes.ts";
+import { OrderRecordSchema, OrdersResponseSchema } from "../../src/orders/schemas.ts";
+import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { createTestServer } from "../support/server.ts";
+
+const hex = (length: number, seed: number) => `0x${seed.toString(16).padStart(length, "0")}`;
+let seed = 0;
+
+function newOrder(solverId: string, at: Date, overrides: Partial<NewOrder> = {}): NewOrder {
+  seed += 1;
+  const swapper = hex(40, 0xabc);
+  return {
+    orderId: randomUUID(),
+    quoteId: randomUUID(),
+    requestId: randomUUID(),
+    orderHash: hex(64, seed),
+    status: "open",
+    swapper,
+    filler: hex(40, 0xf111),
+    solverId,
+    tokenIn: hex(40, 0x1),
+    amountIn: "1000000000000000000",
+    nonce: String(seed),
+    deadline: 1_900_000_000,
+    signedOutputs: [{ token: hex(40, 0x2), recipient: swapper, amount: "99000000" }],
+    outputs: [
+      { token: hex(40, 0x2), recipient: swapper, amount: "99000000", portionBps: 9975 },
+      { token: hex(40, 0x2), recipient: hex(40, 0xfee), amount: "250000", portionBps: 25 },
+    ],
+    swapperSignature: hex(130, seed),
+    protocolSignature: hex(130, seed + 1),
+    encodedOrder: hex(512, seed),
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
+  let database: Database;
+  let app: App;
+  let repository: OrderRepository;
+  const clock = new ManualClock(Date.UTC(2026, 5, 1));
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    ({ app } = await createTestServer(
+      database,
+      { clock },
+      {
+        plugins: [
+          async (api) => {
+            await api.register(ordersRoutes, { database });
+          },
+        ],
+      },
+    ));
+    repository = new OrderRepository(database);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  async function list(query: string) {
+    const response = await app.inject({ url: `/api/v1/orders?${query}` });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers["content-type"]).toMatch(/^application\/json/);
+    const body = OrdersResponseSchema.parse(response.json());
+    expect(body.requestId).toBe(response.headers["x-request-id"]);
+    for (const order of body.orders) OrderRecordSchema.strict().parse(order);
+    return { body, response };
+  }
+
+  async function create(solverId: string, overrides: Partial<NewOrder> = {}) {
+    clock.advance(1000);
+    const { order } = await repository.createOnce(newOrder(solverId, clock.now(), overrides), async () => {});
+    return order;
+  }
+
+  it("answers a solver's open orders newest first with its execution fields, in one body", async () => {
+    const first = await create("ext_one");
+    const second = await create("ext_one");
+    await create("ext_other");
+    const { body, response } = await list("solverId=ext_one&orderStatus=open");
+    // A short list is one body with its length, not a chunked stream.
+    expect(response.headers["content-length"]).toBe(String(response.rawPayload.length));
+    expect(body.orders.map((o) => o.orderId)).toEqual([second.orderId, first.orderId]);
+    expect(body.cursor).toBeNull();
+    expect(body.orders[1]).toEqual({
+      type: "Priority",
+      orderId: first.orderId,
+      orderHash: first.orderHash,
+      orderStatus: "open",
+      quoteId: first.quoteId,
+      swapper: first.swapper,
+      txHash: null,
+      nonce: first.nonce,
+      input: { token: first.tokenIn, amount: first.amountIn },
+      // The committed outputs without their portions.
+      outputs: first.outputs.map(({ token, recipient, amount }) => ({ token, recipient, amount })),
+      settledAmounts: [],
+      createdAt: first.createdAt.toISOString(),
+      updatedAt: first.updatedAt.toISOString(),
+      encodedOrder: first.encodedOrder,
+      protocolSignature: first.protocolSignature,
+      deadline: first.deadline,
+      filler: first.filler,
+    });
+    const ascending = await list("solverId=ext_one&orderStatus=open&sort=asc");
+    expect(ascending.body.orders.map((o) => o.orderId)).toEqual([first.orderId, second.orderId]);
+    // Anyone else's view of the same orders has no execution fields.
+    const bySwapper = await list(`swapper=${first.swapper}&orderStatus=open`);
+    expect(bySwapper.body.orders.length).toBeGreaterThanOrEqual(3);
+    for (const order of bySwapper.body.orders) expect(order.encodedOrder).toBeUndefined();
+  });
+
+  it("streams a list longer than a page whole, in order, and pages it with limit and cursor", async () => {
+    const total = PAGE_SIZE + 250;
+    await database.query(
+      `insert into orders (order_id, quote_id, request_id, order_hash, status, swapper, filler, solver_id, token_in,
+         amount_in, nonce, deadline, signed_outputs, outputs, swapper_signature, protocol_signature, encoded_order,
+         created_at, updated_at)
+       select gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), '0x' || lpad(to_hex(1000000 + i), 64, '0'),
+         'open', '0x' || lpad('b0b', 40, '0'), '0x' || lpad('f00', 40, '0'), 'ext_many', '0x' || repeat('1', 40),
+         1, i, 1900000000, '[]', '[]', '0x', '0xab', '0xcd',
+         timestamptz '2026-01-01' + (i / 4) * interval '1 millisecond' + (i % 4) * interval '1 microsecond',
+         timestamptz '2026-01-01'
+       from generate_series(1, ${total}) as i`,
+    );
+    const expected = (
+      await database.query<{ order_id: string }>(
+        "select order_id from orders where solver_id = 'ext_many' order by created_at desc, order_id desc",
+      )
+    ).map((row) => row.order_id);
+    expect(expected).toHaveLength(total);
+
+    // The solver's own poll is longer than a page: streamed, not kept.
+    const { body, response } = await list("solverId=ext_many&orderStatus=open");
+    expect(response.headers["transfer-encoding"]).toBe("chunked");
+    expect(body.orders.map((o) => o.orderId)).toEqual(expected);
+    expect(body.orders.every((o) => o.encodedOrder === "0xcd")).toBe(true);
+
+    const swapper = `0x${"b0b".padStart(40, "0")}`;
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { orders: Array<{ orderId: string }>; cursor: string | null } } = await list(
+        `swapper=${swapper}&limit=400${cursor ? `&cursor=${cursor}` : ""}`,
+      );
+      seen.push(...page.body.orders.map((o) => o.orderId));
+      cursor = page.body.cursor;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+  });
+});

@@ -1,0 +1,305 @@
+// The solver HTTP transport against real local servers: connections kept alive per solver, a stale kept-alive
+// connection retried once, the auction's signal ending a request, answers capped in size, and what
+// requestSolverQuote makes of garbage and cut-off answers.
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import type { Address } from "viem";
+import { afterEach, describe, expect, it } from "vitest";
+import { requestSolverQuote } from "../../src/solvers/client.ts";
+import type { Solver } from "../../src/solvers/directory.ts";
+import { SolverAnswerTooLargeError, SolverHttpClient } from "../../src/solvers/http-client.ts";
+import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
+
+interface TestServer {
+  url: string;
+  /** Connections accepted so far. */
+  connections: number;
+  /** Requests seen, with the connection (its index) each came on. */
+  requests: Array<{ path: string; secret: string | undefined; body: string; connection: number }>;
+  /** Connections currently open. */
+  open: Set<Socket>;
+  close(): Promise<void>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, seen: TestServer["requests"][number]) => void;
+
+const servers: TestServer[] = [];
+const clients: SolverHttpClient[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close();
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function startServer(handler: Handler, basePath = ""): Promise<TestServer> {
+  const connectionIndex = new WeakMap<Socket, number>();
+  const state: TestServer = {
+    url: "",
+    connections: 0,
+    requests: [],
+    open: new Set(),
+    close: async () => {},
+  };
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      const seen = {
+        path: req.url ?? "",
+        secret: req.headers["x-rfq-shared-secret"] as string | undefined,
+        body,
+        connection: connectionIndex.get(req.socket) ?? -1,
+      };
+      state.requests.push(seen);
+      handler(req, res, seen);
+    });
+  });
+  server.on("connection", (socket: Socket) => {
+    connectionIndex.set(socket, state.connections++);
+    state.open.add(socket);
+    socket.on("close", () => state.open.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  state.url = `http://127.0.0.1:${port}${basePath}`;
+  state.close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  servers.push(state);
+  return state;
+}
+
+function newClient(options?: ConstructorParameters<typeof SolverHttpClient>[0]) {
+  const client = new SolverHttpClient(options);
+  clients.push(client);
+  return client;
+}
+
+const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
+const FILLER = addr(0xf1);
+
+function solverAt(url: string, id = "ext_test"): Solver {
+  return {
+    id,
+    name: id,
+    endpoint: url,
+    filler: FILLER,
+    internal: false,
+    enabled: true,
+    sharedSecret: `s-${id}`,
+  };
+}
+
+function quoteRequest(): SolverQuoteRequest {
+  return {
+    requestId: randomUUID(),
+    quoteId: randomUUID(),
+    tokenInChainId: 31337,
+    tokenOutChainId: 31337,
+    swapper: addr(0x5),
+    tokenIn: addr(0x7),
+    tokenOut: addr(0x11),
+    amount: "1000",
+    type: "EXACT_INPUT",
+    protocol: "v1",
+    numOutputs: 1,
+    adapters: [{ adapter: addr(0xa1), asset: addr(0x11), assetDecimals: 6, maxAssets: "1", maxRate: "1" }],
+  };
+}
+
+function validAnswer(request: SolverQuoteRequest) {
+  return {
+    chainId: request.tokenInChainId,
+    amountIn: request.amount,
+    amountOut: "990",
+    filler: FILLER,
+    requestId: request.requestId,
+    swapper: request.swapper,
+    tokenIn: request.tokenIn,
+    tokenOut: request.tokenOut,
+    quoteId: request.quoteId,
+  };
+}
+
+const echo: Handler = (_req, res, seen) => {
+  res
+    .writeHead(200, { "content-type": "application/json" })
+    .end(JSON.stringify(validAnswer(JSON.parse(seen.body))));
+};
+
+const never = () => new AbortController().signal;
+
+describe("SolverHttpClient", () => {
+  it("posts to {endpoint}/quote with the solver's secret and keeps one connection alive across calls", async () => {
+    const server = await startServer(echo, "/rfq/v1");
+    const client = newClient();
+    const solver = solverAt(`${server.url}/`);
+    for (let i = 0; i < 3; i++) {
+      const request = quoteRequest();
+      const answer = await client.post(solver, JSON.stringify(request), never());
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual(validAnswer(request));
+    }
+    expect(server.requests.map((r) => [r.path, r.secret, r.connection])).toEqual([
+      ["/rfq/v1/quote", "s-ext_test", 0],
+      ["/rfq/v1/quote", "s-ext_test", 0],
+      ["/rfq/v1/quote", "s-ext_test", 0],
+    ]);
+    expect(server.connections).toBe(1);
+  });
+
+  it("gives each solver its own connections", async () => {
+    const server = await startServer(echo);
+    const client = newClient();
+    const [a, b] = [solverAt(server.url, "ext_a"), solverAt(server.url, "ext_b")];
+    await client.post(a, JSON.stringify(quoteRequest()), never());
+    await client.post(b, JSON.stringify(quoteRequest()), never());
+    await client.post(a, JSON.stringify(quoteRequest()), never());
+    expect(server.requests.map((r) => [r.secret, r.connection])).toEqual([
+      ["s-ext_a", 0],
+      ["s-ext_b", 1],
+      ["s-ext_a", 0],
+    ]);
+  });
+
+  it("sends a request again, once, on a fresh connection when a kept-alive one turns out closed", async () => {
+    // The solver drops its connection on the second request it gets on it, as a server closing an idle
+    // connection at the moment it is reused would.
+    const perConnection = new Map<number, number>();
+    const server = await startServer((req, res, seen) => {
+      const count = (perConnection.get(seen.connection) ?? 0) + 1;
+      perConnection.set(seen.connection, count);
+      if (count === 2) req.socket.destroy();
+      else echo(req, res, seen);
+    });
+    const client = newClient();
+    const solver = solverAt(server.url);
+    await client.post(solver, JSON.stringify(quoteRequest()), never());
+    const answer = await client.post(solver, JSON.stringify(quoteRequest()), never());
+    expect(answer.status).toBe(200);
+    expect(server.requests.map((r) => r.connection)).toEqual([0, 0, 1]);
+  });
+
+  it("does not send again when the first connection fails", async () => {
+    const server = await startServer((req) => req.socket.destroy());
+    const client = newClient();
+    await expect(client.post(solverAt(server.url), "{}", never())).rejects.toMatchObject({
+      code: "ECONNRESET",
+    });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("ends the request and its connection when the signal aborts", async () => {
+    const server = await startServer(() => {
+      // Never answers.
+    });
+    const client = newClient();
+    const controller = new AbortController();
+    const pending = client.post(solverAt(server.url), "{}", controller.signal);
+    await expect.poll(() => server.requests.length).toBe(1);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+    await expect.poll(() => server.open.size).toBe(0);
+  });
+
+  it("stops reading an answer above the size limit, declared or streamed", async () => {
+    const big = "x".repeat(2048);
+    const server = await startServer((_req, res, seen) => {
+      if (seen.body === "declared") res.writeHead(200, { "content-length": big.length }).end(big);
+      else {
+        // Chunked, no length: the limit is found while reading.
+        res.writeHead(200);
+        res.write(big.slice(0, 1000));
+        setTimeout(() => res.end(big.slice(1000)), 20);
+      }
+    });
+    const client = newClient({ maxAnswerBytes: 1024 });
+    const solver = solverAt(server.url);
+    await expect(client.post(solver, "declared", never())).rejects.toBeInstanceOf(SolverAnswerTooLargeError);
+    await expect(client.post(solver, "streamed", never())).rejects.toBeInstanceOf(SolverAnswerTooLargeError);
+  });
+
+  it("reads an answer exactly at the limit", async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end("y".repeat(1024)));
+    const answer = await newClient({ maxAnswerBytes: 1024 }).post(solverAt(server.url), "{}", never());
+    expect(answer.body).toHaveLength(1024);
+  });
+});
+
+describe("requestSolverQuote over the transport", () => {
+  async function outcomeFrom(handler: Handler, signal = never()) {
+    const server = await startServer(handler);
+    return requestSolverQuote(solverAt(server.url), quoteRequest(), signal, newClient());
+  }
+
+  it("judges a valid answer a quote, with its latency", async () => {
+    const outcome = await outcomeFrom(echo);
+    expect(outcome).toMatchObject({ kind: "quoted", amountOut: 990n, filler: FILLER });
+    expect(outcome.latencyMs).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ["not JSON", "<html>nope", "not JSON"],
+    ["JSON of the wrong shape", JSON.stringify({ amountOut: 5 }), "chainId"],
+    ["a JSON array", "[]", "expected object"],
+    ["an empty body", "", "not JSON"],
+  ])("rejects %s as invalid_body", async (_label, body, detail) => {
+    const outcome = await outcomeFrom((_req, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(body),
+    );
+    expect(outcome).toMatchObject({ kind: "rejected", reason: "invalid_body" });
+    if (outcome.kind === "rejected") expect(outcome.detail).toContain(detail);
+  });
+
+  it("rejects an oversized answer as invalid_body without reading it all", async () => {
+    const outcome = await outcomeFrom((_req, res) => res.writeHead(200).end("z".repeat(200_000)));
+    expect(outcome).toMatchObject({
+      kind: "rejected",
+      reason: "invalid_body",
+      detail: "answer larger than 65536 bytes",
+    });
+  });
+
+  it("rejects an answer cut off mid-body as a network failure", async () => {
+    const outcome = await outcomeFrom((_req, res) => {
+      res.writeHead(200, { "content-length": 500 });
+      res.write('{"chainId":');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    expect(outcome).toMatchObject({ kind: "rejected", reason: "network" });
+  });
+
+  it("rejects a non-2xx as http_status and a 204 as a decline", async () => {
+    expect(await outcomeFrom((_req, res) => res.writeHead(503).end("busy"))).toMatchObject({
+      kind: "rejected",
+      reason: "http_status",
+      detail: "HTTP 503",
+    });
+    expect(await outcomeFrom((_req, res) => res.writeHead(204).end())).toMatchObject({ kind: "declined" });
+  });
+
+  it("calls an answer that comes after the signal a timeout", async () => {
+    const outcome = await outcomeFrom(
+      (_req, res, seen) => setTimeout(() => echo(_req, res, seen), 300),
+      AbortSignal.timeout(50),
+    );
+    expect(outcome).toMatchObject({ kind: "rejected", reason: "timeout" });
+    expect(outcome.latencyMs).toBeGreaterThanOrEqual(45);
+    expect(outcome.latencyMs).toBeLessThan(300);
+  });
+
+  it("calls a refused connection a network failure", async () => {
+    const outcome = await requestSolverQuote(
+      solverAt("http://127.0.0.1:1"),
+      quoteRequest(),
+      never(),
+      newClient(),
+    );
+    expect(outcome).toMatchObject({ kind: "rejected", reason: "network" });
+    if (outcome.kind === "rejected") expect(outcome.detail).toContain("ECONNREFUSED");
+  });
+});
