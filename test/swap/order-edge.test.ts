@@ -190,7 +190,8 @@ describe.runIf(databaseKinds.includes("postgres"))("GET /orders index plans (pos
     await database?.close();
   });
 
-  // `ordered`: the index also yields the requested order, so no page sorts (the id lists sort their few rows).
+  // `ordered`: a filter matching many rows reads them from the index in the requested order, so no page sorts them
+  // all (for a few rows, as an id list's or a swapper's, PostgreSQL may well fetch and sort).
   it.each([
     ["orderId", "orderId=6f1f2b8e-3d6c-4a39-9d49-1f0e8f6b2d11", "orders_pkey", false],
     [
@@ -207,9 +208,9 @@ describe.runIf(databaseKinds.includes("postgres"))("GET /orders index plans (pos
       false,
     ],
     ["orderStatus", "orderStatus=open", "orders_status_(created|updated)_idx", true],
-    ["swapper", `swapper=0x${"0".repeat(37)}7d0`, "orders_swapper_created_idx", true],
+    ["swapper", `swapper=0x${"0".repeat(37)}7d0`, "orders_swapper_created_idx", false],
     ["filler", `filler=0x${"f".repeat(38)}13`, "orders_filler_created_idx", true],
-    ["solverId + orderStatus", "solverId=ext_s1&orderStatus=open", "orders_solver_status_idx", true],
+    ["solverId + orderStatus", "solverId=ext_s1&orderStatus=open", "orders_solver_status_idx", false],
     ["orderStatus, by updatedAt", "orderStatus=open&sortKey=updatedAt", "orders_status_updated_idx", true],
   ])("serves the %s filter from an index", async (_label, query, indexName, ordered) => {
     const parsed = OrdersQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
