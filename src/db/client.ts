@@ -18,12 +18,24 @@ export type DatabaseOptions =
   | { kind: "pglite"; dataDir: string }
   | { kind: "pglite"; memory: true };
 
+export interface QueryOptions {
+  /**
+   * Runs `text` as a named prepared statement on PostgreSQL: each connection parses it once, and PostgreSQL may keep
+   * its plan. One name must always mean one text. PGlite ignores it.
+   */
+  name?: string;
+}
+
 export interface Database {
   readonly kind: DatabaseKind;
   /** Drizzle over the same connection(s). */
   readonly db: Db;
   /** Raw parameterised SQL for hot read paths; rows come back as plain objects. */
-  query<Row extends Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  query<Row extends Record<string, unknown>>(
+    text: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<Row[]>;
   /** A session-level advisory lock held on a dedicated connection until `release` is called. */
   tryAdvisoryLock(key: bigint): Promise<{ release(): Promise<void> } | null>;
   /** Runs `fn` while holding a session-level advisory lock, waiting for it if another session has it. */
@@ -48,8 +60,10 @@ function openPostgres(url: string, poolSize: number): Database {
   return {
     kind: "postgres",
     db,
-    async query(text, params) {
-      const result = await pool.query(text, params as unknown[]);
+    async query(text, params, options) {
+      const result = options?.name
+        ? await pool.query({ name: options.name, text, values: params as unknown[] })
+        : await pool.query(text, params as unknown[]);
       return result.rows;
     },
     async tryAdvisoryLock(key) {
