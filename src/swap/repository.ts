@@ -1,6 +1,7 @@
 // Reads and writes of the quote flow's tables.
 import { eq } from "drizzle-orm";
 import type { Database, Db } from "../db/client.ts";
+import { quoteRoundParams, SAVE_QUOTE_ROUND_SQL } from "./quote-round-statement.ts";
 import { quoteRequests, quotes, solverAnswers } from "./tables.ts";
 
 export type QuoteRequestRow = typeof quoteRequests.$inferInsert;
@@ -11,17 +12,13 @@ export type StoredQuote = { quote: QuoteRow; request: typeof quoteRequests.$infe
 export class QuoteRepository {
   constructor(private readonly database: Database) {}
 
-  /** Stores one /quote call: the request, every solver answer and every entry, all or nothing. */
+  /** Stores one /quote call: the request, every solver answer and every entry, all or nothing (one statement). */
   async saveQuoteRound(
     request: QuoteRequestRow,
-    answers: SolverAnswerRow[],
-    entries: Array<typeof quotes.$inferInsert>,
-  ) {
-    await this.database.db.transaction(async (tx) => {
-      await tx.insert(quoteRequests).values(request);
-      if (answers.length > 0) await tx.insert(solverAnswers).values(answers);
-      if (entries.length > 0) await tx.insert(quotes).values(entries);
-    });
+    answers: readonly SolverAnswerRow[],
+    entries: ReadonlyArray<typeof quotes.$inferInsert>,
+  ): Promise<void> {
+    await this.database.query(SAVE_QUOTE_ROUND_SQL, quoteRoundParams(request, answers, entries));
   }
 
   async saveAnswers(answers: SolverAnswerRow[], tx: Pick<Db, "insert"> = this.database.db): Promise<void> {
