@@ -51,7 +51,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     ? [
         async (api: App) => {
           await api.register(swapRoutes, { swap: swap.context, publicUrl: env.PUBLIC_URL });
-          await api.register(ordersRoutes, { database });
+          await api.register(ordersRoutes, { database, clock: context.clock });
           await api.register(liquidityRoutes, { swap: swap.context });
           await api.register(discountRoutes, { service: swap.discounts.service });
         },

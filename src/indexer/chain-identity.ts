@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import { OrderChanges } from "../orders/order-changes.ts";
 
 export interface ChainIdentity {
   chainId: number;
@@ -32,7 +33,7 @@ export async function ensureChainIdentity(
   identity: ChainIdentity,
   logger: Logger,
 ): Promise<boolean> {
-  return database.db.transaction(async (tx) => {
+  const reset = await database.db.transaction(async (tx) => {
     // Serialises replicas starting together.
     await tx.execute(sql`lock table chain_identity in exclusive mode`);
     // Both drivers answer `{ rows }`; drizzle's shared type leaves the result opaque.
@@ -57,4 +58,7 @@ export async function ensureChainIdentity(
       on conflict (id) do update set chain_id = excluded.chain_id, genesis_hash = excluded.genesis_hash`);
     return Boolean(stored);
   });
+  // The reset emptied the orders table: this process's order readers must not keep answering from before it.
+  if (reset) OrderChanges.of(database).committed();
+  return reset;
 }

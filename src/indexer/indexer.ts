@@ -10,6 +10,7 @@ import { hashOrder } from "../chain/order.ts";
 import type { Clock } from "../clock.ts";
 import type { Database, Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import { OrderChanges } from "../orders/order-changes.ts";
 import { OrderRepository } from "../orders/repository.ts";
 import { type OrderStatus, orderStatusHistory, orders, type SettledAmount } from "../orders/tables.ts";
 import { FundingReader } from "./funding-reader.ts";
@@ -266,6 +267,8 @@ export class ReactorIndexer {
       await this.#reconcile(tx, block, open, funding, touched, at);
       await this.#prune(tx, block.number);
     });
+    // Status changes go through #orders inside the block's transaction: readers learn of them once it committed.
+    OrderChanges.of(this.options.database).committed();
   }
 
   async #reconcile(
@@ -383,6 +386,7 @@ export class ReactorIndexer {
       await tx.delete(orderFundingStreaks);
       await tx.delete(indexedBlocks).where(gt(indexedBlocks.number, forkPoint));
     });
+    OrderChanges.of(this.options.database).committed();
     this.options.logger.warn({ forkPoint }, "reorg: rewound the indexer");
     return forkPoint;
   }

@@ -1,7 +1,9 @@
 // Writes of orders: creation decided by the quote id's unique constraint, attempts, and status changes that are
-// written once each, together with their history row.
+// written once each, together with their history row. Each committed change is signalled to this process's order
+// readers (OrderChanges).
 import { and, eq, sql } from "drizzle-orm";
 import type { Database, Db } from "../db/client.ts";
+import { OrderChanges } from "./order-changes.ts";
 import { type OrderStatus, orderAttempts, orderStatusHistory, orders, type SettledAmount } from "./tables.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -19,7 +21,11 @@ export interface StatusChange {
 }
 
 export class OrderRepository {
-  constructor(private readonly database: Database) {}
+  readonly #changes: OrderChanges;
+
+  constructor(private readonly database: Database) {
+    this.#changes = OrderChanges.of(database);
+  }
 
   async findByQuoteId(quoteId: string): Promise<OrderRow | undefined> {
     const rows = await this.database.db.select().from(orders).where(eq(orders.quoteId, quoteId)).limit(1);
@@ -62,7 +68,10 @@ export class OrderRepository {
       }
       return row;
     });
-    if (inserted) return { order: inserted, created: true };
+    if (inserted) {
+      this.#changes.committed();
+      return { order: inserted, created: true };
+    }
     const winner = await this.findByQuoteId(order.quoteId);
     if (!winner) throw new Error(`order for quote ${order.quoteId} vanished after a conflict`);
     return { order: winner, created: false };
@@ -70,7 +79,8 @@ export class OrderRepository {
 
   /**
    * Applies a status change if the order is still in `from` (a compare-and-set, so concurrent writers cannot
-   * record the same change twice). Returns whether it applied.
+   * record the same change twice). Returns whether it applied. Inside a caller's transaction (`tx`), the caller
+   * signals `OrderChanges.committed()` once it has committed.
    */
   async changeStatus(
     change: StatusChange,
@@ -96,6 +106,7 @@ export class OrderRepository {
       txHash: change.txHash ?? null,
       createdAt: change.at,
     });
+    if (tx === this.database.db) this.#changes.committed();
     return true;
   }
 

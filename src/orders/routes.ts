@@ -1,11 +1,31 @@
 // GET /orders: filters, the solver view, ordering, and the streamed list.
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { type Clock, systemClock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import { SwapErrorSchema } from "../http/errors.ts";
-import { listOrders } from "./list.ts";
-import { OrdersQuerySchema, OrdersResponseSchema } from "./schemas.ts";
+import { listOrders, readShortList, wholeAnswer } from "./list.ts";
+import { isOpenOrdersPoll, OpenOrdersCache } from "./open-orders-cache.ts";
+import { OrderChanges } from "./order-changes.ts";
+import { type OrdersQuery, OrdersQuerySchema, OrdersResponseSchema } from "./schemas.ts";
 
-export const ordersRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+export const ordersRoutes: FastifyPluginAsyncZod<{ database: Database; clock?: Clock }> = async (
+  app,
+  { database, clock = systemClock },
+) => {
+  const openOrders = new OpenOrdersCache((query) => readShortList(database, query), clock);
+  const unsubscribe = OrderChanges.of(database).subscribe(() => openOrders.invalidate());
+  app.addHook("onClose", async () => {
+    unsubscribe();
+  });
+
+  async function answer(query: OrdersQuery, requestId: string) {
+    if (isOpenOrdersPoll(query)) {
+      const orders = await openOrders.get(query);
+      if (orders) return wholeAnswer(requestId, orders);
+    }
+    return listOrders(database, query, requestId);
+  }
+
   app.get(
     "/orders",
     {
@@ -24,7 +44,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
     async (request, reply) => {
       // Written by hand (a buffer or a stream skips the serializer): records are typed by the schema and the
       // tests validate the bodies against it.
-      const body = await listOrders(database, request.query, request.id);
+      const body = await answer(request.query, request.id);
       return reply.type("application/json").send(body as never);
     },
   );

@@ -1,11 +1,14 @@
-// GET /orders on stored orders (no chain needed): short lists as one body, long lists streamed whole, and records
-// that match the schema.
+// GET /orders on stored orders (no chain needed): short lists as one body, long lists streamed whole, records that
+// match the schema, and a solver's kept open orders that show this process's writes at once and another replica's
+// within OPEN_ORDERS_MAX_AGE_MS.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { PAGE_SIZE } from "../../src/orders/list.ts";
+import { OPEN_ORDERS_MAX_AGE_MS } from "../../src/orders/open-orders-cache.ts";
+import { OrderChanges } from "../../src/orders/order-changes.ts";
 import { type NewOrder, OrderRepository } from "../../src/orders/repository.ts";
 import { ordersRoutes } from "../../src/orders/routes.ts";
 import { OrderRecordSchema, OrdersResponseSchema } from "../../src/orders/schemas.ts";
@@ -59,7 +62,7 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
       {
         plugins: [
           async (api) => {
-            await api.register(ordersRoutes, { database });
+            await api.register(ordersRoutes, { database, clock });
           },
         ],
       },
@@ -122,6 +125,46 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
     const bySwapper = await list(`swapper=${first.swapper}&orderStatus=open`);
     expect(bySwapper.body.orders.length).toBeGreaterThanOrEqual(3);
     for (const order of bySwapper.body.orders) expect(order.encodedOrder).toBeUndefined();
+  });
+
+  it("shows an order created in this process at once", async () => {
+    const before = await list("solverId=ext_new&orderStatus=open");
+    expect(before.body.orders).toEqual([]);
+    const order = await create("ext_new");
+    const after = await list("solverId=ext_new&orderStatus=open");
+    expect(after.body.orders.map((o) => o.orderId)).toEqual([order.orderId]);
+  });
+
+  it("shows a status change made in this process at once, also one committed inside a transaction", async () => {
+    const filled = await create("ext_change");
+    const expired = await create("ext_change");
+    expect((await list("solverId=ext_change&orderStatus=open")).body.orders).toHaveLength(2);
+    const change = { from: "open", reason: "test", at: clock.now() } as const;
+    await repository.changeStatus({ ...change, orderId: filled.orderId, to: "filled", txHash: hex(64, 7) });
+    expect((await list("solverId=ext_change&orderStatus=open")).body.orders.map((o) => o.orderId)).toEqual([
+      expired.orderId,
+    ]);
+    // The indexer's way: changes inside its block's transaction, signalled once that has committed.
+    await database.db.transaction(async (tx) => {
+      await repository.changeStatus({ ...change, orderId: expired.orderId, to: "expired" }, tx);
+    });
+    OrderChanges.of(database).committed();
+    expect((await list("solverId=ext_change&orderStatus=open")).body.orders).toEqual([]);
+    const { body } = await list("solverId=ext_change&orderStatus=expired");
+    expect(body.orders.map((o) => [o.orderId, o.orderStatus, o.encodedOrder])).toEqual([
+      [expired.orderId, "expired", undefined],
+    ]);
+  });
+
+  it(`shows another replica's writes within ${OPEN_ORDERS_MAX_AGE_MS} ms`, async () => {
+    const order = await create("ext_replica");
+    expect((await list("solverId=ext_replica&orderStatus=open")).body.orders).toHaveLength(1);
+    // Written as another replica would: straight to the shared database, nothing signalled in this process.
+    await database.query("update orders set status = 'filled' where order_id = $1", [order.orderId]);
+    clock.advance(OPEN_ORDERS_MAX_AGE_MS - 1);
+    expect((await list("solverId=ext_replica&orderStatus=open")).body.orders).toHaveLength(1);
+    clock.advance(1);
+    expect((await list("solverId=ext_replica&orderStatus=open")).body.orders).toEqual([]);
   });
 
   it("streams a list longer than a page whole, in order, and pages it with limit and cursor", async () => {
