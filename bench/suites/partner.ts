@@ -175,7 +175,10 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
       request: Pick<PartnerRoute, "headers" | "nextPath"> = {},
     ): Promise<RouteMeasurement> => {
       log(`${kind}: ${label} (${connections} connections, ${options.durationSeconds} s)`);
-      const load = { url, connections, headers: request.headers, nextPath: request.nextPath };
+      // A route's paths are relative to the API's base path, as `url` already is.
+      const apiPath = new URL(sluice.baseUrl).pathname;
+      const nextPath = request.nextPath && (() => `${apiPath}${request.nextPath!()}`);
+      const load = { url, connections, headers: request.headers, nextPath };
       await runLoad({ ...load, durationSeconds: options.warmupSeconds });
       const loadAverageAtStart = loadAverage();
       const sampler = sampleRss(pid);
@@ -347,7 +350,7 @@ function receiverRotation(scale: number): { size: number; next: () => string } {
   const random = mulberry32(plan.seed ^ 0x7e57);
   return {
     size,
-    next: () => `/api/v1/points/receiver/${receiverAddress(Math.floor(random() * size), plan.seed)}/current`,
+    next: () => `/points/receiver/${receiverAddress(Math.floor(random() * size), plan.seed)}/current`,
   };
 }
 
