@@ -28,18 +28,13 @@ export function judgePartnerTargets(run: Omit<DatabaseRun, "targets">): TargetVe
   const clean = (row: RouteMeasurement) => row.non2xx === 0 && row.errors === 0;
   const verdicts: TargetVerdict[] = [];
 
-  // Judged twice: as clients that take compression ask (browsers, fetch), and uncompressed, where the body's
-  // own size bounds any server (the same-bytes baseline shows by how much).
-  const compressed = route("registry-compressed");
-  verdicts.push({
-    target: `${compressed.label} ≥ ${TARGETS.registryRatio} × bare /bare req/s`,
-    measured: `${ratio(compressed).toFixed(2)} × (${formatBytes(compressed.bodyBytes)} body)`,
-    pass: clean(compressed) && ratio(compressed) >= TARGETS.registryRatio,
-  });
+  // Judged on the identity answer, as the issue's load generator asks. The compressed row is reported beside it
+  // but not judged: autocannon appends every body chunk to a string, and a compressed (binary) body takes V8's
+  // slow UTF-8 path there, so that row measures the load generator more than the server (bench/README.md).
   const registry = route("registry");
   const sameBytesShare = run.sameBodyRequestsPerSecond / run.bareRequestsPerSecond;
   verdicts.push({
-    target: `/entities/vaults without Accept-Encoding ≥ ${TARGETS.registryRatio} × bare /bare req/s`,
+    target: `/entities/vaults ≥ ${TARGETS.registryRatio} × bare /bare req/s`,
     measured:
       `${ratio(registry).toFixed(2)} × (${(registry.ratioToSameBody ?? 0).toFixed(2)} × plain Fastify sending the ` +
       `same ${formatBytes(registry.bodyBytes)}, which itself does ${sameBytesShare.toFixed(2)} × bare)`,
