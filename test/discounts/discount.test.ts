@@ -1,30 +1,25 @@
 // POST /discount over HTTP on anvil, on PGlite and PostgreSQL: publish → served as a leg in /liquidity and /quote →
 // cancel (deadline 0) → no longer served; every rejection with its code and nothing stored; the expiry worker.
 import type { Hex } from "viem";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   liquidLaneAdapterAbi,
   testERC1271WalletAbi,
   testERC1271WalletBytecode,
 } from "../../src/chain/abis.ts";
 import { discountId as digestOf } from "../../src/chain/order.ts";
-import { ManualClock } from "../../src/clock.ts";
-import type { Database } from "../../src/db/client.ts";
 import {
-  createExampleApp,
   deployContract,
   deployWorkedExample,
   discountBody,
-  type ExampleApp,
-  exampleSolvers,
   SOLVER_IDS,
   send,
+  useExampleSuite,
   type WorkedExample,
 } from "../liquidity/worked-example.ts";
 import { devAccount, useTestChain } from "../support/anvil.ts";
-import { createTestDatabase, databaseKinds } from "../support/db.ts";
-import { clearDiscountStore } from "../support/discounts.ts";
-import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
+import { databaseKinds } from "../support/db.ts";
+import type { ScriptedSolver } from "../support/solver-server.ts";
 
 const chain = useTestChain();
 let example: WorkedExample;
@@ -35,41 +30,17 @@ beforeAll(async () => {
 const ONE_RWA = 10n ** 18n;
 
 describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
-  let database: Database;
-  let solvers: { I1: ScriptedSolver; I2: ScriptedSolver; E1: ScriptedSolver };
-  let subject: ExampleApp;
-  const clock = new ManualClock(Date.now());
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    const [I1, I2, E1] = await Promise.all([0, 1, 2].map(() => startScriptedSolver({ kind: "decline" })));
-    solvers = { I1: I1!, I2: I2!, E1: E1! };
-    subject = await createExampleApp(chain, database, {
-      solvers: exampleSolvers(example, { I1: I1!.url, I2: I2!.url, E1: E1!.url }),
-      example,
-      clock,
-    });
-  });
-  afterAll(async () => {
-    await subject?.close();
-    await Promise.all(Object.values(solvers ?? {}).map((solver) => solver.close()));
-    await database?.close();
-  });
-  beforeEach(async () => {
-    await clearDiscountStore(subject.runtime.discounts.repository, database);
-    await subject.syncHead();
-    clock.set(Number(await chain.now()) * 1000);
-  });
+  const suite = useExampleSuite(kind, chain, () => example);
 
   const A4 = () => example.adapters.A4;
   const inAnHour = async () => Number(await chain.now()) + 3600;
   const post = async (payload: object) => {
-    const response = await subject.app.inject({ method: "POST", url: "/api/v1/discount", payload });
+    const response = await suite.subject.app.inject({ method: "POST", url: "/api/v1/discount", payload });
     return { status: response.statusCode, body: response.json() };
   };
-  const stored = () => subject.runtime.discounts.repository.listAll();
+  const stored = () => suite.subject.runtime.discounts.repository.listAll();
   const totalLiquidity = async () => {
-    const response = await subject.app.inject({
+    const response = await suite.subject.app.inject({
       method: "POST",
       url: "/api/v1/liquidity",
       payload: { tokenIn: chain.core.tokens.rwa },
@@ -77,7 +48,7 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
     return response.json().totalLiquidity as string;
   };
   const i1Liquidity = async () => {
-    const response = await subject.app.inject({
+    const response = await suite.subject.app.inject({
       method: "POST",
       url: "/api/v1/liquidity",
       payload: { tokenIn: chain.core.tokens.rwa, solverId: SOLVER_IDS.I1 },
@@ -85,7 +56,7 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
     return response.json().totalLiquidity as string;
   };
   const quote = () =>
-    subject.app.inject({
+    suite.subject.app.inject({
       method: "POST",
       url: "/api/v1/quote",
       payload: {
@@ -119,7 +90,7 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
       expect(await totalLiquidity()).toBe("300");
       expect(await i1Liquidity()).toBe("120");
 
-      for (const solver of Object.values(solvers)) solver.requests.length = 0;
+      for (const solver of Object.values(suite.solvers)) solver.requests.length = 0;
       expect((await quote()).statusCode).toBe(404); // every solver declines; what matters is what they were sent
       const legsOf = (solver: ScriptedSolver) => solver.requests.at(-1)!.body.adapters;
       const discountLeg = {
@@ -131,14 +102,14 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
         maxRate: "995000000000000000",
         discountId: id,
       };
-      expect(legsOf(solvers.I1)).toContainEqual(discountLeg);
-      expect(legsOf(solvers.I2)).toContainEqual(discountLeg);
+      expect(legsOf(suite.solvers.I1)).toContainEqual(discountLeg);
+      expect(legsOf(suite.solvers.I2)).toContainEqual(discountLeg);
       expect(
-        legsOf(solvers.E1)
+        legsOf(suite.solvers.E1)
           .map((leg) => leg.adapter)
           .sort(),
       ).toEqual([example.adapters.A1, example.adapters.A3].map((a) => a.toLowerCase()).sort());
-      expect(legsOf(solvers.E1).some((leg) => leg.discountId)).toBe(false);
+      expect(legsOf(suite.solvers.E1).some((leg) => leg.discountId)).toBe(false);
     });
 
     it("cancels with deadline 0: answers the deleted discount's id, stops serving it, and neither it nor the cancel works again", async () => {
@@ -158,9 +129,9 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
       expect(cancelled).toEqual({ status: 200, body: { discountId: id } });
       expect(await stored()).toEqual([]);
       expect(await totalLiquidity()).toBe("280");
-      for (const solver of Object.values(solvers)) solver.requests.length = 0;
+      for (const solver of Object.values(suite.solvers)) solver.requests.length = 0;
       await quote();
-      expect(solvers.I1.requests.at(-1)!.body.adapters.some((leg) => leg.discountId)).toBe(false);
+      expect(suite.solvers.I1.requests.at(-1)!.body.adapters.some((leg) => leg.discountId)).toBe(false);
 
       const republished = await post(body);
       expect(republished.status).toBe(409);
@@ -226,9 +197,9 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
       });
       const newerId = (await post(newer.body)).body.discountId;
       expect((await stored()).map((d) => d.discountId)).toEqual([newerId]);
-      for (const solver of Object.values(solvers)) solver.requests.length = 0;
+      for (const solver of Object.values(suite.solvers)) solver.requests.length = 0;
       await quote();
-      expect(solvers.I1.requests.at(-1)!.body.adapters.find((leg) => leg.discountId)).toMatchObject({
+      expect(suite.solvers.I1.requests.at(-1)!.body.adapters.find((leg) => leg.discountId)).toMatchObject({
         discountId: newerId,
         maxRate: "993000000000000000",
       });
@@ -459,9 +430,9 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
       const { discountId } = (await post(body)).body;
       expect(await i1Liquidity()).toBe("120");
       await chain.increaseTime(200);
-      await subject.syncHead();
+      await suite.subject.syncHead();
       expect(await i1Liquidity()).toBe("100");
-      expect(await subject.runtime.discounts.worker.sweep()).toEqual([discountId]);
+      expect(await suite.subject.runtime.discounts.worker.sweep()).toEqual([discountId]);
       expect(await stored()).toEqual([]);
     });
 
@@ -470,7 +441,7 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
         deadline: await inAnHour(),
       });
       await post(body);
-      const worker = subject.runtime.discounts.worker;
+      const worker = suite.subject.runtime.discounts.worker;
       worker.start();
       try {
         await send(chain, example.curator, {
@@ -483,7 +454,7 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
       } finally {
         await worker.stop();
       }
-      await subject.syncHead();
+      await suite.subject.syncHead();
       expect(await i1Liquidity()).toBe("100");
     });
 
@@ -496,9 +467,9 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
         functionName: "setFiller",
         args: [example.curator.address, false],
       });
-      await subject.syncHead();
+      await suite.subject.syncHead();
       expect(await i1Liquidity()).toBe("100");
-      expect(await subject.runtime.discounts.worker.sweep()).toEqual([]);
+      expect(await suite.subject.runtime.discounts.worker.sweep()).toEqual([]);
       expect(await stored()).toHaveLength(1);
 
       await send(chain, example.a4Maker, {
@@ -507,7 +478,7 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
         functionName: "setFiller",
         args: [example.curator.address, true],
       });
-      await subject.syncHead();
+      await suite.subject.syncHead();
       expect(await i1Liquidity()).toBe("120");
 
       await send(chain, chain.accounts.deployer, {
@@ -516,9 +487,9 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
         functionName: "setMinDiscount",
         args: [chain.core.tokens.rwa, 6000n],
       });
-      await subject.syncHead();
+      await suite.subject.syncHead();
       expect(await i1Liquidity()).toBe("100");
-      expect(await subject.runtime.discounts.worker.sweep()).toEqual([]);
+      expect(await suite.subject.runtime.discounts.worker.sweep()).toEqual([]);
       expect(await stored()).toHaveLength(1);
     });
   });

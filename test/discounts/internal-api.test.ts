@@ -2,13 +2,12 @@
 // authentication, the live list, resolve, and an order filled on-chain through a discount leg with the resolved
 // signatures. Last, the real composition root (startService) mounts every route where it belongs.
 import { type Address, type Hex, recoverTypedDataAddress } from "viem";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { executorAbi, liquidLaneAdapterAbi, testERC20Abi } from "../../src/chain/abis.ts";
 import { adapterDomain, discountSwapTypes } from "../../src/chain/eip712.ts";
 import { decodeOrder, signRequest } from "../../src/chain/order.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { readEnv } from "../../src/config/env.ts";
-import type { Database } from "../../src/db/client.ts";
 import { LiveDiscountListSchema, ResolvedDiscountSchema } from "../../src/discounts/schemas.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { startService } from "../../src/service.ts";
@@ -18,18 +17,17 @@ import {
   createExampleApp,
   deployWorkedExample,
   discountBody,
-  type ExampleApp,
   exampleDeployment,
   exampleSolvers,
   SOLVER_IDS,
   send,
+  useExampleSuite,
   type WorkedExample,
 } from "../liquidity/worked-example.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
-import { clearDiscountStore } from "../support/discounts.ts";
 import { approveReactor, requestFromSignatureData } from "../support/orders.ts";
-import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
+import { startScriptedSolver } from "../support/solver-server.ts";
 
 const chain = useTestChain();
 let example: WorkedExample;
@@ -44,38 +42,13 @@ const credentials = (solverId: string, secret = `secret-${solverId}`) => ({
 });
 
 describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
-  let database: Database;
-  let solvers: { I1: ScriptedSolver; I2: ScriptedSolver; E1: ScriptedSolver };
-  let subject: ExampleApp;
-  const clock = new ManualClock(Date.now());
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    const [I1, I2, E1] = await Promise.all([0, 1, 2].map(() => startScriptedSolver({ kind: "decline" })));
-    solvers = { I1: I1!, I2: I2!, E1: E1! };
-    subject = await createExampleApp(chain, database, {
-      solvers: exampleSolvers(example, { I1: I1!.url, I2: I2!.url, E1: E1!.url }),
-      example,
-      clock,
-    });
-  });
-  afterAll(async () => {
-    await subject?.close();
-    await Promise.all(Object.values(solvers ?? {}).map((solver) => solver.close()));
-    await database?.close();
-  });
-  beforeEach(async () => {
-    await clearDiscountStore(subject.runtime.discounts.repository, database);
-    for (const solver of Object.values(solvers)) solver.setBehaviour({ kind: "decline" });
-    await subject.syncHead();
-    clock.set(Number(await chain.now()) * 1000);
-  });
+  const suite = useExampleSuite(kind, chain, () => example);
 
   async function publish(deadline?: number) {
     const signed = await discountBody(chain, example.adapters.A4, example.curator, {
       deadline: deadline ?? Number(await chain.now()) + 3600,
     });
-    const response = await subject.app.inject({
+    const response = await suite.subject.app.inject({
       method: "POST",
       url: "/api/v1/discount",
       payload: signed.body,
@@ -84,9 +57,9 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
     return { ...signed, discountId: response.json().discountId as Hex };
   }
   const list = (headers: Record<string, string> = credentials(SOLVER_IDS.I1)) =>
-    subject.app.inject({ method: "GET", url: "/api-internal/v1/discounts", headers });
+    suite.subject.app.inject({ method: "GET", url: "/api-internal/v1/discounts", headers });
   const resolve = (discountId: string, headers: Record<string, string> = credentials(SOLVER_IDS.I1)) =>
-    subject.app.inject({
+    suite.subject.app.inject({
       method: "POST",
       url: "/api-internal/v1/discounts/resolve",
       headers,
@@ -118,14 +91,14 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
     });
 
     it("answers 403 to a disabled internal solver", async () => {
-      const disabled = await createExampleApp(chain, database, {
+      const disabled = await createExampleApp(chain, suite.database, {
         solvers: exampleSolvers(
           example,
-          { I1: solvers.I1.url, I2: solvers.I2.url, E1: solvers.E1.url },
+          { I1: suite.solvers.I1.url, I2: suite.solvers.I2.url, E1: suite.solvers.E1.url },
           { I2: false },
         ),
         example,
-        clock,
+        clock: suite.clock,
       });
       try {
         const response = await disabled.app.inject({
@@ -141,7 +114,7 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
     });
 
     it("unknown internal paths get the swap envelope 404", async () => {
-      const response = await subject.app.inject({ method: "GET", url: "/api-internal/v1/nothing" });
+      const response = await suite.subject.app.inject({ method: "GET", url: "/api-internal/v1/nothing" });
       expect(response.statusCode).toBe(404);
       expect(response.json().error.code).toBe("NOT_FOUND");
     });
@@ -212,7 +185,7 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
 
       const { discountId } = await publish(Number(await chain.now()) + 30);
       await chain.increaseTime(60);
-      await subject.syncHead();
+      await suite.subject.syncHead();
       const expired = await resolve(discountId);
       expect(expired.statusCode).toBe(404);
       expect(expired.json().error.details.reason).toBe("expired");
@@ -237,7 +210,7 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
       args: [core.tokens.rwa, 1_000n * 10n ** 6n],
     });
     await approveReactor(chain, accounts.swapper);
-    await subject.syncHead();
+    await suite.subject.syncHead();
     const { discountId } = await publish();
 
     // I1 quotes its discount leg's output (1 unit below, as the reference solver does); the others decline.
@@ -245,10 +218,14 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
       const leg = request.adapters.find((candidate) => candidate.discountId === discountId)!;
       return (BigInt(request.amount) * BigInt(leg.maxRate) * 10n ** 6n) / (10n ** 18n * ONE_RWA) - 1n;
     };
-    solvers.I1.setBehaviour({ kind: "quote", filler: example.executors.I1, amountOut: discountLegOutput });
+    suite.solvers.I1.setBehaviour({
+      kind: "quote",
+      filler: example.executors.I1,
+      amountOut: discountLegOutput,
+    });
 
     const amountIn = 100n * ONE_RWA;
-    const quote = await subject.app.inject({
+    const quote = await suite.subject.app.inject({
       method: "POST",
       url: "/api/v1/quote",
       payload: {
@@ -271,7 +248,7 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
       { chainId: chain.chainId, reactor: core.reactor },
       requestFromSignatureData(entry.signatureData.value),
     );
-    const placed = await subject.app.inject({
+    const placed = await suite.subject.app.inject({
       method: "POST",
       url: "/api/v1/order",
       payload: { quote: entry.quote, signature },
@@ -279,7 +256,7 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
     expect(placed.statusCode, placed.body).toBe(200);
 
     // The winning solver learns of its order and resolves the discount leg it quoted.
-    const open = await subject.app.inject({
+    const open = await suite.subject.app.inject({
       method: "GET",
       url: `/api/v1/orders?solverId=${SOLVER_IDS.I1}&orderStatus=open`,
     });
@@ -346,9 +323,9 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
     ).toBe(true);
 
     // The discount's nonce is now used: it is no longer offered, and the worker drops it from the store.
-    await subject.syncHead();
+    await suite.subject.syncHead();
     expect((await list()).json()).toEqual({ discounts: [] });
-    expect(await subject.runtime.discounts.worker.sweep()).toEqual([discountId]);
+    expect(await suite.subject.runtime.discounts.worker.sweep()).toEqual([discountId]);
   });
 });
 

@@ -1,9 +1,7 @@
 // POST /liquidity and POST /liquidity-batch over HTTP on anvil: the worked example of DESIGN.md §4 number for
 // number (with a live discount on A4 published through POST /discount), on PGlite and PostgreSQL.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { liquidLaneAdapterAbi } from "../../src/chain/abis.ts";
-import { ManualClock } from "../../src/clock.ts";
-import type { Database } from "../../src/db/client.ts";
 import { INTERNAL_API_PREFIX, internalDiscountRoutes } from "../../src/discounts/internal-routes.ts";
 import { discountRoutes } from "../../src/discounts/routes.ts";
 import { Lifecycle } from "../../src/http/lifecycle.ts";
@@ -12,18 +10,16 @@ import { liquidityRoutes } from "../../src/liquidity/routes.ts";
 import { LiquidityBatchResponseSchema, LiquiditySnapshotSchema } from "../../src/liquidity/schemas.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { useTestChain } from "../support/anvil.ts";
-import { createTestDatabase, databaseKinds } from "../support/db.ts";
-import { clearDiscountStore } from "../support/discounts.ts";
-import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
+import { databaseKinds } from "../support/db.ts";
 import {
   createExampleApp,
   deployWorkedExample,
   discountBody,
-  type ExampleApp,
   exampleSolvers,
   RWA2_CAPACITY_ON_A2,
   SOLVER_IDS,
   send,
+  useExampleSuite,
   type WorkedExample,
 } from "./worked-example.ts";
 
@@ -36,36 +32,10 @@ beforeAll(async () => {
 const { I1, I2, E1 } = SOLVER_IDS;
 
 describe.each(databaseKinds)("POST /liquidity and /liquidity-batch (%s)", (kind) => {
-  let database: Database;
-  let solvers: ScriptedSolver[];
-  let endpoints: { I1: string; I2: string; E1: string };
-  let subject: ExampleApp;
-  const clock = new ManualClock(Date.now());
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    solvers = await Promise.all([0, 1, 2].map(() => startScriptedSolver({ kind: "decline" })));
-    endpoints = { I1: solvers[0]!.url, I2: solvers[1]!.url, E1: solvers[2]!.url };
-    subject = await createExampleApp(chain, database, {
-      solvers: exampleSolvers(example, endpoints),
-      example,
-      clock,
-    });
-  });
-  afterAll(async () => {
-    await subject?.close();
-    await Promise.all((solvers ?? []).map((solver) => solver.close()));
-    await database?.close();
-  });
-
-  beforeEach(async () => {
-    await clearDiscountStore(subject.runtime.discounts.repository, database);
-    await subject.syncHead();
-    clock.set(Number(await chain.now()) * 1000);
-  });
+  const suite = useExampleSuite(kind, chain, () => example);
 
   /** The example's live discount on A4, signed by the curator and published through the API. */
-  async function publishA4Discount(app = subject) {
+  async function publishA4Discount(app = suite.subject) {
     const { body } = await discountBody(chain, example.adapters.A4, example.curator, {
       deadline: Number(await chain.now()) + 3600,
     });
@@ -74,12 +44,16 @@ describe.each(databaseKinds)("POST /liquidity and /liquidity-batch (%s)", (kind)
     return response.json().discountId as string;
   }
 
-  const liquidity = async (payload: object, app = subject) => {
+  const liquidity = async (payload: object, app = suite.subject) => {
     const response = await app.app.inject({ method: "POST", url: "/api/v1/liquidity", payload });
     return { status: response.statusCode, body: response.json(), headers: response.headers };
   };
   const batch = async (payload: object) => {
-    const response = await subject.app.inject({ method: "POST", url: "/api/v1/liquidity-batch", payload });
+    const response = await suite.subject.app.inject({
+      method: "POST",
+      url: "/api/v1/liquidity-batch",
+      payload,
+    });
     return { status: response.statusCode, body: response.json() };
   };
   const numbers = (body: {
@@ -93,7 +67,7 @@ describe.each(databaseKinds)("POST /liquidity and /liquidity-batch (%s)", (kind)
   describe("the worked example", () => {
     it("unfiltered: I2 170, E1 130, I1 120 and a total of 300, with the spec's fields only", async () => {
       await publishA4Discount();
-      const asked = solvers.map((solver) => solver.requests.length);
+      const asked = Object.values(suite.solvers).map((solver) => solver.requests.length);
       const { status, body, headers } = await liquidity({
         tokenIn: chain.core.tokens.rwa.toUpperCase().replace("0X", "0x"),
       });
@@ -125,8 +99,8 @@ describe.each(databaseKinds)("POST /liquidity and /liquidity-batch (%s)", (kind)
       );
       expect(headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
       // No solver is called and nothing is stored.
-      expect(solvers.map((solver) => solver.requests.length)).toEqual(asked);
-      expect(await database.query("select * from quote_requests")).toEqual([]);
+      expect(Object.values(suite.solvers).map((solver) => solver.requests.length)).toEqual(asked);
+      expect(await suite.database.query("select * from quote_requests")).toEqual([]);
     });
 
     it("without the discount, A4 counts nowhere: I2 150, E1 130, I1 100, total 280", async () => {
@@ -141,10 +115,10 @@ describe.each(databaseKinds)("POST /liquidity and /liquidity-batch (%s)", (kind)
     });
 
     it("with I1 and I2 disabled: the pool is A4 alone, total 20 + 130 = 150, solvers [E1 130]", async () => {
-      const disabled = await createExampleApp(chain, database, {
-        solvers: exampleSolvers(example, endpoints, { I1: false, I2: false }),
+      const disabled = await createExampleApp(chain, suite.database, {
+        solvers: exampleSolvers(example, suite.endpoints, { I1: false, I2: false }),
         example,
-        clock,
+        clock: suite.clock,
       });
       try {
         await publishA4Discount(disabled);
@@ -230,7 +204,7 @@ describe.each(databaseKinds)("POST /liquidity and /liquidity-batch (%s)", (kind)
           args: [],
         });
       }
-      await subject.syncHead();
+      await suite.subject.syncHead();
       const { status, body } = await liquidity({ tokenIn: chain.core.tokens.rwa });
       expect(status).toBe(200);
       expect(numbers(body)).toEqual({ total: "0", solvers: [] });
@@ -277,7 +251,7 @@ describe.each(databaseKinds)("POST /liquidity and /liquidity-batch (%s)", (kind)
   describe("POST /liquidity-batch", () => {
     it("answers one snapshot per token in request order, each as /liquidity would", async () => {
       await publishA4Discount();
-      const asked = solvers.map((solver) => solver.requests.length);
+      const asked = Object.values(suite.solvers).map((solver) => solver.requests.length);
       for (const order of [
         [example.rwa2, chain.core.tokens.rwa],
         [chain.core.tokens.rwa, example.rwa2],
@@ -311,7 +285,7 @@ describe.each(databaseKinds)("POST /liquidity and /liquidity-batch (%s)", (kind)
         name: "Sluice Test tRWA2",
         decimals: 18,
       });
-      expect(solvers.map((solver) => solver.requests.length)).toEqual(asked);
+      expect(Object.values(suite.solvers).map((solver) => solver.requests.length)).toEqual(asked);
     });
 
     it("applies solverId and solverIds to every token", async () => {
@@ -358,7 +332,7 @@ describe.each(databaseKinds)("POST /liquidity and /liquidity-batch (%s)", (kind)
     it("rejects the whole request when one token is unsupported, naming it, before reading any inventory", async () => {
       const unknown = `0x${"5".repeat(40)}`;
       let snapshotsRead = 0;
-      const inventory = subject.runtime.context.inventory;
+      const inventory = suite.subject.runtime.context.inventory;
       const original = inventory.snapshot.bind(inventory);
       inventory.snapshot = (token) => {
         snapshotsRead++;
@@ -402,20 +376,20 @@ describe.each(databaseKinds)("POST /liquidity and /liquidity-batch (%s)", (kind)
   it("documents both routes in the OpenAPI document, and not the internal API", async () => {
     // Only this domain's routes: GET /orders' schema does not render in the document at the time of writing.
     const documented = await buildServer(
-      { database, clock, logger: silentLogger(), lifecycle: new Lifecycle() },
+      { database: suite.database, clock: suite.clock, logger: silentLogger(), lifecycle: new Lifecycle() },
       {
         plugins: [
           async (api) => {
-            await api.register(liquidityRoutes, { swap: subject.runtime.context });
-            await api.register(discountRoutes, { service: subject.runtime.discounts.service });
+            await api.register(liquidityRoutes, { swap: suite.subject.runtime.context });
+            await api.register(discountRoutes, { service: suite.subject.runtime.discounts.service });
           },
         ],
       },
     );
     await documented.register(internalDiscountRoutes, {
       prefix: INTERNAL_API_PREFIX,
-      discounts: subject.runtime.discounts.solverDiscounts,
-      solvers: subject.runtime.context.solvers,
+      discounts: suite.subject.runtime.discounts.solverDiscounts,
+      solvers: suite.subject.runtime.context.solvers,
     });
     try {
       const response = await documented.inject({ method: "GET", url: "/api/v1/openapi.json" });

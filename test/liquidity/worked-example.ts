@@ -16,6 +16,7 @@ import {
   type LocalAccount,
   maxUint256,
 } from "viem";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import {
   adapterFactoryAbi,
   executorAbi,
@@ -27,8 +28,8 @@ import {
   testVaultBytecode,
 } from "../../src/chain/abis.ts";
 import { type Discount, signDiscount } from "../../src/chain/order.ts";
-import type { Clock } from "../../src/clock.ts";
-import type { Database } from "../../src/db/client.ts";
+import { type Clock, ManualClock } from "../../src/clock.ts";
+import type { Database, DatabaseKind } from "../../src/db/client.ts";
 import type { Deployment } from "../../src/deployment/schema.ts";
 import { INTERNAL_API_PREFIX, internalDiscountRoutes } from "../../src/discounts/internal-routes.ts";
 import { discountRoutes } from "../../src/discounts/routes.ts";
@@ -40,6 +41,9 @@ import { ordersRoutes } from "../../src/orders/routes.ts";
 import { swapRoutes } from "../../src/swap/routes.ts";
 import { createSwapRuntime, type SwapRuntime } from "../../src/swap/runtime.ts";
 import { devAccount, type TestChain } from "../support/anvil.ts";
+import { createTestDatabase } from "../support/db.ts";
+import { clearDiscountStore } from "../support/discounts.ts";
+import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import { MIN_QUOTE_AMOUNT, type TestSolver, testDeployment } from "../support/swap.ts";
 
 export const CAPACITY = { A1: 100n, A2: 50n, A3: 30n, A4: 20n } as const;
@@ -328,6 +332,73 @@ export async function createExampleApp(
     async close() {
       await runtime.stop();
       await app.close();
+    },
+  };
+}
+
+export interface ExampleSuite {
+  readonly database: Database;
+  /** Scripted solvers standing in for I1, I2 and E1 (declining by default), and their URLs. */
+  readonly solvers: { I1: ScriptedSolver; I2: ScriptedSolver; E1: ScriptedSolver };
+  readonly endpoints: ExampleSolverEndpoints;
+  readonly subject: ExampleApp;
+  readonly clock: ManualClock;
+}
+
+/**
+ * The set-up the liquidity and discount suites share, registered in the calling `describe`: a `kind` database,
+ * three scripted solvers as I1, I2 and E1, the example's app on them; before each test an empty discount store,
+ * declining solvers, the app on the chain's head and the clock at the chain's time. Read the fields inside
+ * tests and hooks (they are set in `beforeAll`).
+ */
+export function useExampleSuite(
+  kind: DatabaseKind,
+  chain: TestChain,
+  example: () => WorkedExample,
+): ExampleSuite {
+  const clock = new ManualClock(Date.now());
+  let state: Omit<ExampleSuite, "clock"> | undefined;
+  const ready = () => {
+    if (!state) throw new Error("useExampleSuite: read the suite inside tests and hooks");
+    return state;
+  };
+  beforeAll(async () => {
+    const database = await createTestDatabase(kind);
+    const [I1, I2, E1] = await Promise.all([0, 1, 2].map(() => startScriptedSolver({ kind: "decline" })));
+    const solvers = { I1: I1!, I2: I2!, E1: E1! };
+    const endpoints = { I1: I1!.url, I2: I2!.url, E1: E1!.url };
+    const subject = await createExampleApp(chain, database, {
+      solvers: exampleSolvers(example(), endpoints),
+      example: example(),
+      clock,
+    });
+    state = { database, solvers, endpoints, subject };
+  });
+  afterAll(async () => {
+    await state?.subject.close();
+    await Promise.all(Object.values(state?.solvers ?? {}).map((solver) => solver.close()));
+    await state?.database.close();
+  });
+  beforeEach(async () => {
+    const { subject, database, solvers } = ready();
+    await clearDiscountStore(subject.runtime.discounts.repository, database);
+    for (const solver of Object.values(solvers)) solver.setBehaviour({ kind: "decline" });
+    await subject.syncHead();
+    clock.set(Number(await chain.now()) * 1000);
+  });
+  return {
+    clock,
+    get database() {
+      return ready().database;
+    },
+    get solvers() {
+      return ready().solvers;
+    },
+    get endpoints() {
+      return ready().endpoints;
+    },
+    get subject() {
+      return ready().subject;
     },
   };
 }
