@@ -5,11 +5,12 @@ import { Readable } from "node:stream";
 import type { Database } from "../db/client.ts";
 import { ApiError } from "../http/errors.ts";
 import { type Cursor, decodeCursor, encodeCursor } from "./cursor.ts";
-import { ordersJson } from "./order-json.ts";
+import { orderJson, ordersJson } from "./order-json.ts";
 import { type OrderListRow, readPage } from "./page-query.ts";
 import type { OrdersQuery } from "./schemas.ts";
 
 export const PAGE_SIZE = 1000;
+const STREAM_PIECE_CHARS = 64 * 1024;
 const FILTERS = [
   "orderId",
   "orderIds",
@@ -76,20 +77,32 @@ export async function listOrders(
   return Readable.from(streamPages(database, query, requestId, first), { objectMode: false });
 }
 
-/** The answer from its first, full page on: each further page is read only once the previous one is written. */
+/**
+ * The answer from its first, full page on, each further page read once the previous one is written. Written in
+ * pieces of about STREAM_PIECE_CHARS: a string above V8's largest young-generation object (~128 KB, a few hundred
+ * records) is allocated in the old generation, which only a full collection frees, and whole-page strings made the
+ * server's RSS climb by ~150 MB over the filled list before one ran.
+ */
 async function* streamPages(
   database: Database,
   query: OrdersQuery,
   requestId: string,
-  first: OrderListRow[],
+  rows: OrderListRow[],
 ): AsyncGenerator<string> {
-  yield `${answerHead(requestId)}${ordersJson(first)}`;
-  let after = cursorAfter(first);
+  let piece = answerHead(requestId);
+  let separator = "";
   for (;;) {
-    const rows = await readPage(database, query, after, PAGE_SIZE);
-    if (rows.length > 0) yield `,${ordersJson(rows)}`;
+    for (const row of rows) {
+      piece += separator + orderJson(row);
+      separator = ",";
+      if (piece.length >= STREAM_PIECE_CHARS) {
+        yield piece;
+        piece = "";
+      }
+    }
     if (rows.length < PAGE_SIZE) break;
-    after = cursorAfter(rows);
+    // Reassigning the parameter lets the previous page go while the next one is read.
+    rows = await readPage(database, query, cursorAfter(rows), PAGE_SIZE);
   }
-  yield `],"cursor":null}`;
+  yield `${piece}],"cursor":null}`;
 }
