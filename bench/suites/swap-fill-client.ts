@@ -12,6 +12,7 @@ import {
   parseUnits,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { requestTypes } from "../../src/chain/eip712.ts";
 
 export interface DevnetEndpoints {
   apiUrl: string;
@@ -116,21 +117,7 @@ export async function submitSwap(endpoints: DevnetEndpoints, amount: string): Pr
   const { domain, value } = best.signatureData;
   const signature = await account.signTypedData({
     domain: { ...domain, chainId: BigInt(domain.chainId) },
-    types: {
-      Request: [
-        { name: "tokenIn", type: "address" },
-        { name: "amountIn", type: "uint256" },
-        { name: "outputs", type: "Output[]" },
-        { name: "deadline", type: "uint256" },
-        { name: "nonce", type: "uint256" },
-        { name: "protocol", type: "address" },
-      ],
-      Output: [
-        { name: "token", type: "address" },
-        { name: "amount", type: "uint256" },
-        { name: "recipient", type: "address" },
-      ],
-    },
+    types: requestTypes,
     primaryType: "Request",
     message: {
       tokenIn: value.tokenIn,
