@@ -9,6 +9,7 @@ import type { OrderRepository, OrderRow } from "../orders/repository.ts";
 import { rankQuotes, runAuction } from "./auction.ts";
 import { reactorRef, type SwapContext } from "./context.ts";
 import { commitOutputs, OutputCommitmentError, type OutputWithAmount } from "./outputs.ts";
+import type { QuoteLookup } from "./quote-lookup.ts";
 import { quoteDifferences } from "./quote-match.ts";
 import { answerRows, eligibleParticipants, solverRequest } from "./quote-service.ts";
 import type { QuoteRepository, StoredQuote } from "./repository.ts";
@@ -25,11 +26,12 @@ export class OrderService {
     private readonly context: SwapContext,
     private readonly quotes: QuoteRepository,
     private readonly orders: OrderRepository,
+    private readonly lookup: QuoteLookup,
   ) {}
 
   async submit(input: OrderRequest, requestId: string): Promise<OrderResult> {
     const { context } = this;
-    const stored = await this.quotes.findQuote(input.quote.quoteId);
+    const stored = await this.lookup.find(input.quote.quoteId, input.quote.orderInfo.deadline);
     if (!stored)
       throw new ApiError(404, "QUOTE_NOT_FOUND", "Unknown quote id", { quoteId: input.quote.quoteId });
 

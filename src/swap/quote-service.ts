@@ -1,5 +1,5 @@
 // POST /quote: validate the terms, offer each eligible solver its legs at the current block, run the auction and
-// hand back one signable entry per quoting solver, best output first.
+// hand back one signable entry per quoting solver, best output first; the round is stored right after the answer.
 import { randomUUID } from "node:crypto";
 import { reactorDomain } from "../chain/eip712.ts";
 import type { Request } from "../chain/order.ts";
@@ -11,7 +11,8 @@ import type { SolverQuoteRequest } from "../solvers/protocol.ts";
 import { type AuctionParticipant, type AuctionResult, rankQuotes, runAuction } from "./auction.ts";
 import type { SwapContext } from "./context.ts";
 import { type OutputWithAmount, splitOutputs } from "./outputs.ts";
-import type { QuoteRepository, SolverAnswerRow } from "./repository.ts";
+import type { PendingQuoteRounds } from "./pending-rounds.ts";
+import type { QuoteEntryRow, QuoteRepository, QuoteRequestRow, SolverAnswerRow } from "./repository.ts";
 import type { QuoteRequest, QuoteResponse } from "./schemas.ts";
 import { type QuoteTerms, resolveQuoteTerms } from "./terms.ts";
 import { signatureDataFor } from "./typed-data.ts";
@@ -116,6 +117,7 @@ export class QuoteService {
   constructor(
     private readonly context: SwapContext,
     private readonly repository: QuoteRepository,
+    private readonly pending: PendingQuoteRounds,
   ) {}
 
   async quote(input: QuoteRequest, requestId: string, publicBaseUrl: string): Promise<QuoteResponse> {
@@ -171,7 +173,7 @@ export class QuoteService {
       return { result, rank, outputs, nonce, amountOut: outcome.amountOut };
     });
 
-    await this.repository.saveQuoteRound(
+    this.#storeAfterAnswer(
       { ...requestRow, inventoryBlock },
       answers,
       entries.map(({ result, rank, outputs, nonce, amountOut }) => ({
@@ -225,5 +227,24 @@ export class QuoteService {
         };
       }),
     };
+  }
+
+  /**
+   * Stores an answered round on the next turn of the event loop, once the answer has been written: its database
+   * round trip is then off the answer's path. Until it settles, POST /order of its quotes waits for it.
+   */
+  #storeAfterAnswer(request: QuoteRequestRow, answers: SolverAnswerRow[], entries: QuoteEntryRow[]): void {
+    const write = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.repository.saveQuoteRound(request, answers, entries))
+      .catch((error: unknown) => {
+        this.context.logger.error(
+          { err: error, requestId: request.requestId },
+          "quote round not stored: its quotes cannot become orders",
+        );
+      });
+    this.pending.track(
+      entries.map((entry) => entry.quoteId),
+      write,
+    );
   }
 }

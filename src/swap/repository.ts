@@ -7,6 +7,7 @@ import { quoteRequests, quotes, solverAnswers } from "./tables.ts";
 export type QuoteRequestRow = typeof quoteRequests.$inferInsert;
 export type SolverAnswerRow = typeof solverAnswers.$inferInsert;
 export type QuoteRow = typeof quotes.$inferSelect;
+export type QuoteEntryRow = typeof quotes.$inferInsert;
 export type StoredQuote = { quote: QuoteRow; request: typeof quoteRequests.$inferSelect };
 
 export class QuoteRepository {
@@ -16,7 +17,7 @@ export class QuoteRepository {
   async saveQuoteRound(
     request: QuoteRequestRow,
     answers: readonly SolverAnswerRow[],
-    entries: ReadonlyArray<typeof quotes.$inferInsert>,
+    entries: readonly QuoteEntryRow[],
   ): Promise<void> {
     await this.database.query(SAVE_QUOTE_ROUND_SQL, quoteRoundParams(request, answers, entries));
   }

@@ -6,6 +6,8 @@ import { OrderRepository } from "../orders/repository.ts";
 import { checkApproval } from "./approval-service.ts";
 import type { SwapContext } from "./context.ts";
 import { OrderService } from "./order-service.ts";
+import { PendingQuoteRounds } from "./pending-rounds.ts";
+import { QuoteLookup } from "./quote-lookup.ts";
 import { QuoteService } from "./quote-service.ts";
 import { QuoteRepository } from "./repository.ts";
 import {
@@ -24,8 +26,22 @@ export interface SwapRoutesOptions {
 
 export const swapRoutes: FastifyPluginAsyncZod<SwapRoutesOptions> = async (app, { swap, publicUrl }) => {
   const quoteRepository = new QuoteRepository(swap.database);
-  const quoteService = new QuoteService(swap, quoteRepository);
-  const orderService = new OrderService(swap, quoteRepository, new OrderRepository(swap.database));
+  const pendingRounds = new PendingQuoteRounds();
+  const quoteService = new QuoteService(swap, quoteRepository, pendingRounds);
+  const quoteLookup = new QuoteLookup({
+    repository: quoteRepository,
+    pending: pendingRounds,
+    clock: swap.clock,
+    quoteLifetimeSeconds: swap.deployment.quoteLifetimeSeconds,
+  });
+  const orderService = new OrderService(
+    swap,
+    quoteRepository,
+    new OrderRepository(swap.database),
+    quoteLookup,
+  );
+  // Rounds answered but not yet stored are written before the database closes.
+  app.addHook("onClose", () => pendingRounds.drain());
 
   app.post(
     "/check_approval",

@@ -1,0 +1,57 @@
+// The stored quote a POST /order names. POST /quote stores its round just after answering, so a quote may be
+// submitted before it is stored: in this process the lookup waits for the pending write; a quote answered by
+// another replica moments ago (by its deadline) is looked for again, with backoff, for a short grace period
+// before it is called unknown.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Clock } from "../clock.ts";
+import type { PendingQuoteRounds } from "./pending-rounds.ts";
+import type { QuoteRepository, StoredQuote } from "./repository.ts";
+
+/** Far longer than storing a round takes (one statement); only unknown ids of fresh-looking quotes wait for it. */
+export const QUOTE_STORE_GRACE_MS = 1000;
+const FIRST_RETRY_MS = 10;
+
+export interface QuoteLookupOptions {
+  repository: Pick<QuoteRepository, "findQuote">;
+  pending: Pick<PendingQuoteRounds, "settled">;
+  clock: Clock;
+  quoteLifetimeSeconds: number;
+  graceMs?: number;
+}
+
+export class QuoteLookup {
+  constructor(private readonly options: QuoteLookupOptions) {}
+
+  /** `deadline` is the submitted quote's: it tells when the quote was issued, if it is genuine. */
+  async find(quoteId: string, deadline: number): Promise<StoredQuote | undefined> {
+    const { repository, pending } = this.options;
+    await pending.settled(quoteId);
+    const stored = await repository.findQuote(quoteId);
+    if (stored) return stored;
+
+    const graceLeftMs = Math.min(
+      this.#graceMs,
+      this.#latestIssueMs(deadline) + this.#graceMs - this.#nowMs(),
+    );
+    const giveUpAt = performance.now() + graceLeftMs;
+    for (let delay = FIRST_RETRY_MS; performance.now() < giveUpAt; delay *= 2) {
+      await sleep(Math.min(delay, giveUpAt - performance.now()));
+      const found = await repository.findQuote(quoteId);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  get #graceMs(): number {
+    return this.options.graceMs ?? QUOTE_STORE_GRACE_MS;
+  }
+
+  /** The latest a genuine quote with this deadline was issued: deadlines are whole seconds, rounded down. */
+  #latestIssueMs(deadline: number): number {
+    return (deadline - this.options.quoteLifetimeSeconds + 1) * 1000;
+  }
+
+  #nowMs(): number {
+    return this.options.clock.now().getTime();
+  }
+}

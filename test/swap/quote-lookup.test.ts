@@ -1,0 +1,162 @@
+// Rounds stored after the answer: the registry of pending writes, and the lookup POST /order makes — waiting for
+// this process's pending write, looking again for a fresh quote another replica may still be storing, and
+// calling an old unknown quote unknown at once.
+import { describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/clock.ts";
+import { PendingQuoteRounds } from "../../src/swap/pending-rounds.ts";
+import { QuoteLookup } from "../../src/swap/quote-lookup.ts";
+import type { StoredQuote } from "../../src/swap/repository.ts";
+
+const LIFETIME_SECONDS = 120;
+const NOW_MS = Date.UTC(2026, 10, 21, 12, 0, 0, 500);
+/** The deadline /quote gives a quote issued at NOW_MS. */
+const FRESH_DEADLINE = Math.floor(NOW_MS / 1000) + LIFETIME_SECONDS;
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+/** A repository whose quote appears once `stored()` is called, counting lookups. */
+function fakeRepository() {
+  const quote = { quote: { quoteId: "q1" } } as unknown as StoredQuote;
+  let present = false;
+  const state = {
+    lookups: 0,
+    stored: () => {
+      present = true;
+    },
+    repository: {
+      findQuote: async (quoteId: string) => {
+        state.lookups++;
+        return present && quoteId === "q1" ? quote : undefined;
+      },
+    },
+    quote,
+  };
+  return state;
+}
+
+const settledWithin = async (promise: Promise<unknown>, ms: number) =>
+  Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
+
+describe("PendingQuoteRounds", () => {
+  it("holds each quote id of a round until its write settles, then forgets it", async () => {
+    const pending = new PendingQuoteRounds();
+    const write = gate();
+    pending.track(["q1", "q2"], write.opened);
+    expect(pending.size).toBe(1);
+    expect(await settledWithin(pending.settled("q1"), 30)).toBe(false);
+    expect(await settledWithin(pending.settled("other"), 30)).toBe(true);
+    write.open();
+    await pending.settled("q2");
+    expect(pending.size).toBe(0);
+  });
+
+  it("drains every write registered so far", async () => {
+    const pending = new PendingQuoteRounds();
+    const first = gate();
+    const second = gate();
+    pending.track(["a"], first.opened);
+    pending.track(["b"], second.opened);
+    const drained = pending.drain();
+    first.open();
+    expect(await settledWithin(drained, 30)).toBe(false);
+    second.open();
+    expect(await settledWithin(drained, 1000)).toBe(true);
+  });
+});
+
+describe("QuoteLookup", () => {
+  const clock = new ManualClock(NOW_MS);
+
+  it("waits for this process's pending write of the quote before looking", async () => {
+    const fake = fakeRepository();
+    const pending = new PendingQuoteRounds();
+    const write = gate();
+    pending.track(
+      ["q1"],
+      write.opened.then(() => fake.stored()),
+    );
+    // No grace: only the wait for the pending write can find it.
+    const lookup = new QuoteLookup({
+      repository: fake.repository,
+      pending,
+      clock,
+      quoteLifetimeSeconds: LIFETIME_SECONDS,
+      graceMs: 0,
+    });
+    const found = lookup.find("q1", FRESH_DEADLINE);
+    expect(await settledWithin(found, 50)).toBe(false);
+    write.open();
+    expect(await found).toBe(fake.quote);
+    expect(fake.lookups).toBe(1);
+  });
+
+  it("looks again, with backoff, for a fresh quote another replica is still storing", async () => {
+    const fake = fakeRepository();
+    const lookup = new QuoteLookup({
+      repository: fake.repository,
+      pending: new PendingQuoteRounds(),
+      clock,
+      quoteLifetimeSeconds: LIFETIME_SECONDS,
+      graceMs: 1000,
+    });
+    setTimeout(() => fake.stored(), 60);
+    const started = performance.now();
+    expect(await lookup.find("q1", FRESH_DEADLINE)).toBe(fake.quote);
+    expect(performance.now() - started).toBeLessThan(500);
+    // 10, 20, 40 ms… apart: a handful of lookups, not one per millisecond.
+    expect(fake.lookups).toBeGreaterThanOrEqual(3);
+    expect(fake.lookups).toBeLessThanOrEqual(6);
+  });
+
+  it("gives up on a fresh unknown quote after the grace period", async () => {
+    const fake = fakeRepository();
+    const lookup = new QuoteLookup({
+      repository: fake.repository,
+      pending: new PendingQuoteRounds(),
+      clock,
+      quoteLifetimeSeconds: LIFETIME_SECONDS,
+      graceMs: 150,
+    });
+    const started = performance.now();
+    expect(await lookup.find("q1", FRESH_DEADLINE)).toBeUndefined();
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(140);
+    expect(waited).toBeLessThan(600);
+    expect(fake.lookups).toBeLessThanOrEqual(6);
+  });
+
+  it("calls a quote issued longer ago than the grace period unknown at once", async () => {
+    const fake = fakeRepository();
+    const lookup = new QuoteLookup({
+      repository: fake.repository,
+      pending: new PendingQuoteRounds(),
+      clock,
+      quoteLifetimeSeconds: LIFETIME_SECONDS,
+      graceMs: 1000,
+    });
+    // Issued 3 s ago, by its deadline.
+    expect(await lookup.find("q1", FRESH_DEADLINE - 3)).toBeUndefined();
+    expect(fake.lookups).toBe(1);
+  });
+
+  it("counts a deadline's rounded-down second: a quote issued late in a second still gets its grace", async () => {
+    // Issued at 12:00:00.999, deadline 12:02:00; looked up at 12:00:01.5 — 0.5 s after it was issued.
+    const late = new ManualClock(Date.UTC(2026, 10, 21, 12, 0, 1, 500));
+    const fake = fakeRepository();
+    const lookup = new QuoteLookup({
+      repository: fake.repository,
+      pending: new PendingQuoteRounds(),
+      clock: late,
+      quoteLifetimeSeconds: LIFETIME_SECONDS,
+      graceMs: 1000,
+    });
+    setTimeout(() => fake.stored(), 100);
+    expect(await lookup.find("q1", FRESH_DEADLINE)).toBe(fake.quote);
+  });
+});
