@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/clock.ts";
-import type { Database } from "../../src/db/client.ts";
+import { type Database, openDatabase } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { PAGE_SIZE } from "../../src/orders/list.ts";
 import { OPEN_ORDERS_MAX_AGE_MS } from "../../src/orders/open-orders-cache.ts";
@@ -166,6 +166,58 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
     clock.advance(1);
     expect((await list("solverId=ext_replica&orderStatus=open")).body.orders).toEqual([]);
   });
+
+  // A second instance with its own connection pool: nothing this process's writers signal reaches it.
+  it.runIf(kind === "postgres")(
+    `shows another instance's new order and status change within ${OPEN_ORDERS_MAX_AGE_MS} ms`,
+    async () => {
+      const [current] = await database.query<{ name: string }>("select current_database() as name");
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = `/${current!.name}`;
+      const otherDatabase = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 2 });
+      const { app: other } = await createTestServer(
+        otherDatabase,
+        { clock },
+        {
+          plugins: [
+            async (api) => {
+              await api.register(ordersRoutes, { database: otherDatabase, clock });
+            },
+          ],
+        },
+      );
+      try {
+        const poll = async () => {
+          const response = await other.inject({
+            url: "/api/v1/orders?solverId=ext_elsewhere&orderStatus=open",
+          });
+          return OrdersResponseSchema.parse(response.json()).orders.map((o) => o.orderId);
+        };
+        expect(await poll()).toEqual([]);
+        // Created through this instance at the same clock time: the other one's kept answer is still young.
+        const { order } = await repository.createOnce(newOrder("ext_elsewhere", clock.now()), async () => {});
+        expect((await list("solverId=ext_elsewhere&orderStatus=open")).body.orders).toHaveLength(1);
+        expect(await poll()).toEqual([]);
+        clock.advance(OPEN_ORDERS_MAX_AGE_MS);
+        expect(await poll()).toEqual([order.orderId]);
+        await repository.changeStatus({
+          orderId: order.orderId,
+          from: "open",
+          to: "cancelled",
+          reason: "test",
+          at: clock.now(),
+        });
+        expect((await list("solverId=ext_elsewhere&orderStatus=open")).body.orders).toEqual([]);
+        clock.advance(OPEN_ORDERS_MAX_AGE_MS - 1);
+        expect(await poll()).toEqual([order.orderId]);
+        clock.advance(1);
+        expect(await poll()).toEqual([]);
+      } finally {
+        await other.close();
+        await otherDatabase.close();
+      }
+    },
+  );
 
   it("streams a list longer than a page whole, in order, and pages it with limit and cursor", async () => {
     const total = PAGE_SIZE + 250;
