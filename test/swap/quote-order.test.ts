@@ -137,6 +137,9 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
       expect(response.statusCode, response.body).toBe(200);
       expect(response.headers["x-request-id"]).toBe(response.json().requestId);
       const body = QuoteResponseSchema.parse(response.json());
+      // Written without a schema check: it must already be exactly what the schema would give (lowercase
+      // addresses, no extra keys).
+      expect(response.json()).toStrictEqual(body);
       expect(body.quotes.map((q) => q.solver.id)).toEqual(["ext_alpha", "ext_beta"]);
       const [best, second] = body.quotes;
       expect(BigInt(best!.quote.aggregatedOutputs[0]!.amount)).toBeGreaterThan(
