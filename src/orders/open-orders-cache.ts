@@ -13,6 +13,8 @@ import type { OrdersQuery } from "./schemas.ts";
 export const OPEN_ORDERS_MAX_AGE_MS = 250;
 /** Distinct (solver, ordering) answers kept; solver ids come from the query string, so they are bounded here. */
 const MAX_ENTRIES = 256;
+/** Bytes of kept answers: a list just short of a page with execution fields is ~2.5 MB. */
+export const OPEN_ORDERS_MAX_KEPT_BYTES = 32 * 2 ** 20;
 
 /** Exactly one solver's whole list of open orders, in either ordering: the solvers' poll. */
 export type OpenOrdersPoll = OrdersQuery & { solverId: string; orderStatus: "open" };
@@ -43,6 +45,7 @@ interface Kept {
 
 export class OpenOrdersCache {
   readonly #kept = new Map<string, Kept>();
+  #keptBytes = 0;
   readonly #reading = new Map<string, { epoch: number; promise: Promise<Kept> }>();
   /** Bumped by `invalidate`: a read started before it is neither joined nor kept. */
   #epoch = 0;
@@ -81,15 +84,27 @@ export class OpenOrdersCache {
   invalidate(): void {
     this.#epoch++;
     this.#kept.clear();
+    this.#keptBytes = 0;
   }
 
   #keep(key: string, kept: Kept): void {
     // Re-inserting moves the key to the end, so the first key is the one refreshed longest ago.
-    this.#kept.delete(key);
+    this.#forget(key);
+    // Larger than the whole budget: served to its readers, never kept (it would push out every other answer).
+    if ((kept.orders?.length ?? 0) > OPEN_ORDERS_MAX_KEPT_BYTES) return;
     this.#kept.set(key, kept);
-    if (this.#kept.size > MAX_ENTRIES) {
+    this.#keptBytes += kept.orders?.length ?? 0;
+    while (this.#kept.size > MAX_ENTRIES || this.#keptBytes > OPEN_ORDERS_MAX_KEPT_BYTES) {
       const oldest = this.#kept.keys().next().value;
-      if (oldest !== undefined) this.#kept.delete(oldest);
+      if (oldest === undefined) break;
+      this.#forget(oldest);
     }
+  }
+
+  #forget(key: string): void {
+    const kept = this.#kept.get(key);
+    if (!kept) return;
+    this.#kept.delete(key);
+    this.#keptBytes -= kept.orders?.length ?? 0;
   }
 }

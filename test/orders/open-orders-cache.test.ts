@@ -6,6 +6,7 @@ import { ManualClock } from "../../src/clock.ts";
 import {
   isOpenOrdersPoll,
   OPEN_ORDERS_MAX_AGE_MS,
+  OPEN_ORDERS_MAX_KEPT_BYTES,
   OpenOrdersCache,
   type OpenOrdersPoll,
 } from "../../src/orders/open-orders-cache.ts";
@@ -159,5 +160,25 @@ describe("OpenOrdersCache", () => {
     expect(store.reads).toHaveLength(257);
     await cache.get(poll({ solverId: "ext_0" })); // the oldest was dropped
     expect(store.reads).toHaveLength(258);
+  });
+
+  it("keeps at most OPEN_ORDERS_MAX_KEPT_BYTES of answers, dropping the oldest first", async () => {
+    const reads: string[] = [];
+    const third = Math.floor(OPEN_ORDERS_MAX_KEPT_BYTES / 3);
+    const cache = new OpenOrdersCache(async (query) => {
+      reads.push(query.solverId);
+      return Buffer.alloc(query.solverId === "ext_huge" ? OPEN_ORDERS_MAX_KEPT_BYTES + 1 : third);
+    }, new ManualClock());
+    for (const solverId of ["ext_a", "ext_b", "ext_c"]) await cache.get(poll({ solverId }));
+    await cache.get(poll({ solverId: "ext_d" })); // over the budget: ext_a goes
+    await cache.get(poll({ solverId: "ext_b" }));
+    await cache.get(poll({ solverId: "ext_a" }));
+    expect(reads).toEqual(["ext_a", "ext_b", "ext_c", "ext_d", "ext_a"]);
+    // An answer above the whole budget is served but not kept, and pushes out nothing.
+    expect((await cache.get(poll({ solverId: "ext_huge" })))?.length).toBe(OPEN_ORDERS_MAX_KEPT_BYTES + 1);
+    await cache.get(poll({ solverId: "ext_huge" }));
+    await cache.get(poll({ solverId: "ext_a" }));
+    await cache.get(poll({ solverId: "ext_d" }));
+    expect(reads).toEqual(["ext_a", "ext_b", "ext_c", "ext_d", "ext_a", "ext_huge", "ext_huge"]);
   });
 });
