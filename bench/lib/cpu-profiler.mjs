@@ -1,6 +1,7 @@
 // Preloaded into the server under test (see server-node-options.ts) when BENCH_SERVER_CPU_PROFILE names a
 // directory: profiles the whole process with the inspector and writes `sluice-<pid>.cpuprofile` there when it
 // exits. Node 20 refuses --cpu-prof in NODE_OPTIONS, and the server is started with a plain `node` command line.
+// Plain JavaScript: the server runs a bundle (bin/sluice.mjs), so nothing in it loads TypeScript.
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { join } from "node:path";
