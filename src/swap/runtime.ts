@@ -1,6 +1,5 @@
 // Assembles the swap flow of one deployment: chain clients, the per-block adapter reads, solvers, and the context
 // the services run on. The server and the tests build it the same way.
-import { randomBytes } from "node:crypto";
 import type { LocalAccount } from "viem";
 import { AdapterReader } from "../chain/adapter-reader.ts";
 import { BlockTracker } from "../chain/blocks.ts";
@@ -17,6 +16,7 @@ import type { Logger } from "../logger.ts";
 import { SolverDirectory } from "../solvers/directory.ts";
 import { SolverLogoStore } from "../solvers/logos.ts";
 import { type DiscountOffers, reactorRef, type SwapContext } from "./context.ts";
+import { RandomNoncePool } from "./nonces.ts";
 
 export interface SwapRuntimeOptions {
   deployment: Deployment;
@@ -46,11 +46,6 @@ export interface SwapRuntime {
   /** Binds the stored swap state to this chain (resetting it if the chain changed), then starts the workers. */
   start(): Promise<void>;
   stop(): Promise<void>;
-}
-
-/** A uniformly random 256-bit nonce. */
-export function randomNonce(): bigint {
-  return BigInt(`0x${randomBytes(32).toString("hex")}`);
 }
 
 export function createSwapRuntime(options: SwapRuntimeOptions): SwapRuntime {
@@ -89,6 +84,7 @@ export function createSwapRuntime(options: SwapRuntimeOptions): SwapRuntime {
     logger: options.logger,
     pollIntervalMs: options.blockPollIntervalMs ?? 1000,
   });
+  const nonces = new RandomNoncePool();
   const context: SwapContext = {
     deployment,
     solvers,
@@ -99,7 +95,7 @@ export function createSwapRuntime(options: SwapRuntimeOptions): SwapRuntime {
     database: options.database,
     clock: options.clock,
     logger: options.logger,
-    newNonce: randomNonce,
+    newNonce: () => nonces.next(),
   };
   const indexer = new ReactorIndexer({
     database: options.database,
