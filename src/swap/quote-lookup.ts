@@ -1,11 +1,11 @@
-// The stored quote a POST /order names. POST /quote stores its round just after answering, so a quote may be
+// The stored quote a POST /order names. POST /quote stores its round after answering, so a quote may be
 // submitted before it is stored: in this process the lookup waits for the pending write; a quote answered by
 // another replica moments ago (by its deadline) is looked for again, with backoff, for a short grace period
 // before it is called unknown.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Clock } from "../clock.ts";
-import type { PendingQuoteRounds } from "./pending-rounds.ts";
 import type { QuoteRepository, StoredQuote } from "./repository.ts";
+import type { QuoteRoundWriter } from "./round-writer.ts";
 
 /** Far longer than storing a round takes (one statement); only unknown ids of fresh-looking quotes wait for it. */
 export const QUOTE_STORE_GRACE_MS = 1000;
@@ -13,7 +13,7 @@ const FIRST_RETRY_MS = 10;
 
 export interface QuoteLookupOptions {
   repository: Pick<QuoteRepository, "findQuote">;
-  pending: Pick<PendingQuoteRounds, "settled">;
+  pending: Pick<QuoteRoundWriter, "settled">;
   clock: Clock;
   quoteLifetimeSeconds: number;
   graceMs?: number;

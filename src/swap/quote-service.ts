@@ -11,8 +11,8 @@ import type { SolverQuoteRequest } from "../solvers/protocol.ts";
 import { type AuctionParticipant, type AuctionResult, rankQuotes, runAuction } from "./auction.ts";
 import type { SwapContext } from "./context.ts";
 import { type OutputWithAmount, splitOutputs } from "./outputs.ts";
-import type { PendingQuoteRounds } from "./pending-rounds.ts";
-import type { QuoteEntryRow, QuoteRepository, QuoteRequestRow, SolverAnswerRow } from "./repository.ts";
+import type { QuoteRepository, SolverAnswerRow } from "./repository.ts";
+import type { QuoteRoundWriter } from "./round-writer.ts";
 import type { QuoteRequest, QuoteResponse } from "./schemas.ts";
 import { type QuoteTerms, resolveQuoteTerms } from "./terms.ts";
 import { signatureDataFor } from "./typed-data.ts";
@@ -117,7 +117,7 @@ export class QuoteService {
   constructor(
     private readonly context: SwapContext,
     private readonly repository: QuoteRepository,
-    private readonly pending: PendingQuoteRounds,
+    private readonly rounds: QuoteRoundWriter,
   ) {}
 
   async quote(input: QuoteRequest, requestId: string, publicBaseUrl: string): Promise<QuoteResponse> {
@@ -173,10 +173,11 @@ export class QuoteService {
       return { result, rank, outputs, nonce, amountOut: outcome.amountOut };
     });
 
-    this.#storeAfterAnswer(
-      { ...requestRow, inventoryBlock },
+    // Stored after the answer (see QuoteRoundWriter): POST /order of these quotes waits for it.
+    this.rounds.write({
+      request: { ...requestRow, inventoryBlock },
       answers,
-      entries.map(({ result, rank, outputs, nonce, amountOut }) => ({
+      entries: entries.map(({ result, rank, outputs, nonce, amountOut }) => ({
         quoteId: result.participant.quoteId,
         requestId,
         solverId: result.participant.solver.id,
@@ -192,7 +193,7 @@ export class QuoteService {
         protocol: context.deployment.protocolSigner,
         createdAt: now,
       })),
-    );
+    });
 
     return {
       requestId,
@@ -227,24 +228,5 @@ export class QuoteService {
         };
       }),
     };
-  }
-
-  /**
-   * Stores an answered round on the next turn of the event loop, once the answer has been written: its database
-   * round trip is then off the answer's path. Until it settles, POST /order of its quotes waits for it.
-   */
-  #storeAfterAnswer(request: QuoteRequestRow, answers: SolverAnswerRow[], entries: QuoteEntryRow[]): void {
-    const write = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.repository.saveQuoteRound(request, answers, entries))
-      .catch((error: unknown) => {
-        this.context.logger.error(
-          { err: error, requestId: request.requestId },
-          "quote round not stored: its quotes cannot become orders",
-        );
-      });
-    this.pending.track(
-      entries.map((entry) => entry.quoteId),
-      write,
-    );
   }
 }

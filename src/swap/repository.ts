@@ -1,7 +1,7 @@
 // Reads and writes of the quote flow's tables.
 import { eq } from "drizzle-orm";
 import type { Database, Db } from "../db/client.ts";
-import { quoteRoundParams, SAVE_QUOTE_ROUND_SQL } from "./quote-round-statement.ts";
+import { type QuoteRound, quoteRoundsParams, SAVE_QUOTE_ROUNDS_SQL } from "./quote-round-statement.ts";
 import { quoteRequests, quotes, solverAnswers } from "./tables.ts";
 
 export type QuoteRequestRow = typeof quoteRequests.$inferInsert;
@@ -19,7 +19,12 @@ export class QuoteRepository {
     answers: readonly SolverAnswerRow[],
     entries: readonly QuoteEntryRow[],
   ): Promise<void> {
-    await this.database.query(SAVE_QUOTE_ROUND_SQL, quoteRoundParams(request, answers, entries));
+    await this.saveQuoteRounds([{ request, answers, entries }]);
+  }
+
+  /** Stores several /quote calls in one statement, all or nothing. */
+  async saveQuoteRounds(rounds: readonly QuoteRound[]): Promise<void> {
+    await this.database.query(SAVE_QUOTE_ROUNDS_SQL, quoteRoundsParams(rounds));
   }
 
   async saveAnswers(answers: SolverAnswerRow[], tx: Pick<Db, "insert"> = this.database.db): Promise<void> {

@@ -7,10 +7,10 @@ import { OrderRepository } from "../orders/repository.ts";
 import { checkApproval } from "./approval-service.ts";
 import type { SwapContext } from "./context.ts";
 import { OrderService } from "./order-service.ts";
-import { PendingQuoteRounds } from "./pending-rounds.ts";
 import { QuoteLookup } from "./quote-lookup.ts";
 import { QuoteService } from "./quote-service.ts";
 import { QuoteRepository } from "./repository.ts";
+import { QuoteRoundWriter } from "./round-writer.ts";
 import {
   CheckApprovalRequestSchema,
   CheckApprovalResponseSchema,
@@ -38,11 +38,14 @@ function quoteSerializerCompiler<Schema>(routeSchema: Parameters<FastifySerializ
 
 export const swapRoutes: FastifyPluginAsyncZod<SwapRoutesOptions> = async (app, { swap, publicUrl }) => {
   const quoteRepository = new QuoteRepository(swap.database);
-  const pendingRounds = new PendingQuoteRounds();
-  const quoteService = new QuoteService(swap, quoteRepository, pendingRounds);
+  const roundWriter = new QuoteRoundWriter({
+    save: (rounds) => quoteRepository.saveQuoteRounds(rounds),
+    logger: swap.logger,
+  });
+  const quoteService = new QuoteService(swap, quoteRepository, roundWriter);
   const quoteLookup = new QuoteLookup({
     repository: quoteRepository,
-    pending: pendingRounds,
+    pending: roundWriter,
     clock: swap.clock,
     quoteLifetimeSeconds: swap.deployment.quoteLifetimeSeconds,
   });
@@ -53,7 +56,7 @@ export const swapRoutes: FastifyPluginAsyncZod<SwapRoutesOptions> = async (app, 
     quoteLookup,
   );
   // Rounds answered but not yet stored are written before the database closes.
-  app.addHook("onClose", () => pendingRounds.drain());
+  app.addHook("onClose", () => roundWriter.drain());
 
   app.post(
     "/check_approval",

@@ -1,9 +1,8 @@
-// Rounds stored after the answer: the registry of pending writes, and the lookup POST /order makes — waiting for
-// this process's pending write, looking again for a fresh quote another replica may still be storing, and
-// calling an old unknown quote unknown at once.
+// The lookup POST /order makes now that rounds are stored after the answer: waiting for this process's pending
+// write, looking again for a fresh quote another replica may still be storing, and calling an old unknown quote
+// unknown at once.
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/clock.ts";
-import { PendingQuoteRounds } from "../../src/swap/pending-rounds.ts";
 import { QuoteLookup } from "../../src/swap/quote-lookup.ts";
 import type { StoredQuote } from "../../src/swap/repository.ts";
 
@@ -40,47 +39,23 @@ function fakeRepository() {
   return state;
 }
 
+const nothingPending = { settled: async () => {} };
+
 const settledWithin = async (promise: Promise<unknown>, ms: number) =>
   Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
-
-describe("PendingQuoteRounds", () => {
-  it("holds each quote id of a round until its write settles, then forgets it", async () => {
-    const pending = new PendingQuoteRounds();
-    const write = gate();
-    pending.track(["q1", "q2"], write.opened);
-    expect(pending.size).toBe(1);
-    expect(await settledWithin(pending.settled("q1"), 30)).toBe(false);
-    expect(await settledWithin(pending.settled("other"), 30)).toBe(true);
-    write.open();
-    await pending.settled("q2");
-    expect(pending.size).toBe(0);
-  });
-
-  it("drains every write registered so far", async () => {
-    const pending = new PendingQuoteRounds();
-    const first = gate();
-    const second = gate();
-    pending.track(["a"], first.opened);
-    pending.track(["b"], second.opened);
-    const drained = pending.drain();
-    first.open();
-    expect(await settledWithin(drained, 30)).toBe(false);
-    second.open();
-    expect(await settledWithin(drained, 1000)).toBe(true);
-  });
-});
 
 describe("QuoteLookup", () => {
   const clock = new ManualClock(NOW_MS);
 
   it("waits for this process's pending write of the quote before looking", async () => {
     const fake = fakeRepository();
-    const pending = new PendingQuoteRounds();
     const write = gate();
-    pending.track(
-      ["q1"],
-      write.opened.then(() => fake.stored()),
-    );
+    // This process's writer: the round of q1 is stored once the gate opens.
+    const pending = {
+      settled: async (quoteId: string) => {
+        if (quoteId === "q1") await write.opened.then(() => fake.stored());
+      },
+    };
     // No grace: only the wait for the pending write can find it.
     const lookup = new QuoteLookup({
       repository: fake.repository,
@@ -100,7 +75,7 @@ describe("QuoteLookup", () => {
     const fake = fakeRepository();
     const lookup = new QuoteLookup({
       repository: fake.repository,
-      pending: new PendingQuoteRounds(),
+      pending: nothingPending,
       clock,
       quoteLifetimeSeconds: LIFETIME_SECONDS,
       graceMs: 1000,
@@ -118,7 +93,7 @@ describe("QuoteLookup", () => {
     const fake = fakeRepository();
     const lookup = new QuoteLookup({
       repository: fake.repository,
-      pending: new PendingQuoteRounds(),
+      pending: nothingPending,
       clock,
       quoteLifetimeSeconds: LIFETIME_SECONDS,
       graceMs: 150,
@@ -135,7 +110,7 @@ describe("QuoteLookup", () => {
     const fake = fakeRepository();
     const lookup = new QuoteLookup({
       repository: fake.repository,
-      pending: new PendingQuoteRounds(),
+      pending: nothingPending,
       clock,
       quoteLifetimeSeconds: LIFETIME_SECONDS,
       graceMs: 1000,
@@ -151,7 +126,7 @@ describe("QuoteLookup", () => {
     const fake = fakeRepository();
     const lookup = new QuoteLookup({
       repository: fake.repository,
-      pending: new PendingQuoteRounds(),
+      pending: nothingPending,
       clock: late,
       quoteLifetimeSeconds: LIFETIME_SECONDS,
       graceMs: 1000,

@@ -160,6 +160,34 @@ describe.each(databaseKinds)("QuoteRepository.saveQuoteRound (%s)", (kind) => {
     expect(await storedRound(requestId)).toEqual({ request, answers: [], entries: [] });
   });
 
+  it("stores several rounds in one statement, each answer with its own round, in order", async () => {
+    const first = randomUUID();
+    const second = randomUUID();
+    const firstIds = [randomUUID(), randomUUID(), randomUUID()];
+    const secondIds = [randomUUID(), randomUUID(), randomUUID()];
+    await repository.saveQuoteRounds([
+      {
+        request: requestRow(first),
+        answers: answerRows(first, firstIds),
+        entries: [entryRow(first, firstIds[0]!, 0)],
+      },
+      {
+        request: { ...requestRow(second), solverIds: null },
+        answers: answerRows(second, secondIds),
+        entries: [],
+      },
+    ]);
+    const [a, b] = [await storedRound(first), await storedRound(second)];
+    expect(a.request).toEqual(requestRow(first));
+    expect(b.request).toEqual({ ...requestRow(second), solverIds: null });
+    expect(a.answers.map((row) => row.quoteId)).toEqual(firstIds);
+    expect(b.answers.map((row) => row.quoteId)).toEqual(secondIds);
+    // Ids follow the order given across the rounds.
+    expect(a.answers.at(-1)!.id < b.answers[0]!.id).toBe(true);
+    expect(a.entries.map((row) => row.quoteId)).toEqual([firstIds[0]]);
+    expect(b.entries).toEqual([]);
+  });
+
   it("stores nothing of a round that cannot be stored whole", async () => {
     const first = randomUUID();
     const taken = randomUUID();

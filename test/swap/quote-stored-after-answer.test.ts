@@ -9,7 +9,7 @@ import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
-import { SAVE_QUOTE_ROUND_SQL } from "../../src/swap/quote-round-statement.ts";
+import { SAVE_QUOTE_ROUNDS_SQL } from "../../src/swap/quote-round-statement.ts";
 import { QuoteResponseSchema } from "../../src/swap/schemas.ts";
 import { quoteRequests, quotes, solverAnswers } from "../../src/swap/tables.ts";
 import { useTestChain } from "../support/anvil.ts";
@@ -39,7 +39,7 @@ function gatedDatabase(database: Database) {
     database: {
       ...database,
       async query(text, params, ...rest) {
-        if (text === SAVE_QUOTE_ROUND_SQL) {
+        if (text === SAVE_QUOTE_ROUNDS_SQL) {
           state.roundsSeen++;
           await held;
           if (state.failRounds) throw new Error("round storage unavailable");
