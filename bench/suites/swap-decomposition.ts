@@ -1,7 +1,8 @@
 // Where /quote's own time goes, for the database work it does on every request: the service's own repositories,
 // timed one call after another from the bench process once the server has stopped (nothing else on the event loop
-// or the connection), on the database the server just used. Storing the round is what happens between the last
-// solver answer and the response; the live-discount lookup happens before any solver is asked.
+// or the connection), on the database the server just used. Storing the round happens after the response (in
+// batches, see src/swap/round-writer.ts), so it is CPU and database work, no longer latency; the live-discount
+// lookup happens before any solver is asked.
 
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";

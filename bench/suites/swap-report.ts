@@ -169,8 +169,8 @@ function formatRun(run: SwapDatabaseRun, report: SwapReport): string[] {
     "",
     `Database work of one /quote, timed alone once the server had stopped (the service's repositories, one call ` +
       `after another from the bench process, ${run.decomposition.saveRound.calls} calls each): storing the round ` +
-      `(\`saveQuoteRound\`: a transaction with the request, ${run.decomposition.saveRound.answers} answers and ` +
-      `${run.decomposition.saveRound.entries} entries, after the last answer) ` +
+      `(\`saveQuoteRound\`: one statement with the request, ${run.decomposition.saveRound.answers} answers and ` +
+      `${run.decomposition.saveRound.entries} entries, written in a batch after the answer, off its path) ` +
       `${ms(run.decomposition.saveRound.p50Ms)} / ${ms(run.decomposition.saveRound.p99Ms)} ms; the live-discount ` +
       `lookup (\`listForToken\`, before any solver is asked) ${ms(run.decomposition.listDiscounts.p50Ms)} / ` +
       `${ms(run.decomposition.listDiscounts.p99Ms)} ms (p50 / p99).`,
