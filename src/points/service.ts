@@ -9,13 +9,6 @@ import type { PointsRepository, ReceiverTypeAmount, SnapshotAmount, VaultAmount 
 import type { PointsByReceiverType, PointsByVault } from "./schemas.ts";
 import { compareText, type SnapshotIndex, type SnapshotRef } from "./snapshot-index.ts";
 
-/**
- * 1,000 receivers make a page's JSON ~110 KB: under V8's large-object size, so each page's string (and the driver's
- * buffer it came from) dies young and is scavenged cheaply; 5,000-receiver pages went straight to the old
- * generation and the server's RSS climbed by their size until the next full collection.
- */
-const DEFAULT_PAGE_SIZE = 1_000;
-
 export interface PointsServiceOptions {
   /** Receivers per keyset page of a streamed vault list. */
   pageSize?: number;
@@ -51,7 +44,7 @@ export class PointsService {
     clock: Clock,
     options: PointsServiceOptions = {},
   ) {
-    this.#pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.#pageSize = options.pageSize ?? 5_000;
     const cacheEntries = options.cacheEntries ?? 1_000;
     this.#views = new GenerationCache(
       database,
