@@ -31,20 +31,17 @@ import { type Discount, signDiscount } from "../../src/chain/order.ts";
 import { type Clock, ManualClock } from "../../src/clock.ts";
 import type { Database, DatabaseKind } from "../../src/db/client.ts";
 import type { Deployment } from "../../src/deployment/schema.ts";
-import { INTERNAL_API_PREFIX, internalDiscountRoutes } from "../../src/discounts/internal-routes.ts";
-import { discountRoutes } from "../../src/discounts/routes.ts";
-import { Lifecycle } from "../../src/http/lifecycle.ts";
-import { type App, buildServer } from "../../src/http/server.ts";
-import { liquidityRoutes } from "../../src/liquidity/routes.ts";
-import { silentLogger } from "../../src/logger.ts";
-import { ordersRoutes } from "../../src/orders/routes.ts";
-import { swapRoutes } from "../../src/swap/routes.ts";
-import { createSwapRuntime, type SwapRuntime } from "../../src/swap/runtime.ts";
 import { devAccount, type TestChain } from "../support/anvil.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { clearDiscountStore } from "../support/discounts.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
-import { MIN_QUOTE_AMOUNT, type TestSolver, testDeployment } from "../support/swap.ts";
+import {
+  createSwapTestApp,
+  MIN_QUOTE_AMOUNT,
+  type SwapTestApp,
+  type TestSolver,
+  testDeployment,
+} from "../support/swap.ts";
 
 export const CAPACITY = { A1: 100n, A2: 50n, A3: 30n, A4: 20n } as const;
 export const RWA2_CAPACITY_ON_A2 = 7n;
@@ -268,72 +265,20 @@ export function exampleDeployment(
   });
 }
 
-export interface ExampleApp {
-  app: App;
-  runtime: SwapRuntime;
-  deployment: Deployment;
-  /** Waits until the runtime's view of the chain head is the chain's latest block (after mining or a revert). */
-  syncHead(): Promise<void>;
-  close(): Promise<void>;
-}
+export type ExampleApp = SwapTestApp;
 
-/** The swap runtime and every route a deployment serves — /api/v1 and the internal API — around a test database. */
-export async function createExampleApp(
+/** Every route a deployment serves — /api/v1 and the internal API — on the example, without the indexer. */
+export function createExampleApp(
   chain: TestChain,
   database: Database,
   options: { solvers: readonly TestSolver[]; example: WorkedExample; clock: Clock },
 ): Promise<ExampleApp> {
-  const deployment = exampleDeployment(chain, options.example, options.solvers);
-  const logger = silentLogger();
-  const runtime = createSwapRuntime({
-    deployment,
-    rpcUrls: [chain.rpcUrl],
-    protocolSigner: chain.accounts.protocol,
-    solverSecrets: new Map(
-      options.solvers.map((solver) => [solver.id, solver.secret ?? `secret-${solver.id}`]),
-    ),
-    database,
+  return createSwapTestApp(chain, database, {
+    solvers: options.solvers,
     clock: options.clock,
-    logger,
-    blockPollIntervalMs: 20,
+    servedDeployment: exampleDeployment(chain, options.example, options.solvers),
     indexer: false,
   });
-  const app = await buildServer(
-    { database, clock: options.clock, logger, lifecycle: new Lifecycle() },
-    {
-      plugins: [
-        async (api) => {
-          await api.register(swapRoutes, { swap: runtime.context });
-          await api.register(ordersRoutes, { database });
-          await api.register(liquidityRoutes, { swap: runtime.context });
-          await api.register(discountRoutes, { service: runtime.discounts.service });
-        },
-      ],
-    },
-  );
-  await app.register(internalDiscountRoutes, {
-    prefix: INTERNAL_API_PREFIX,
-    discounts: runtime.discounts.solverDiscounts,
-    solvers: runtime.context.solvers,
-  });
-  await app.ready();
-  return {
-    app,
-    runtime,
-    deployment,
-    async syncHead() {
-      const latest = await chain.publicClient.getBlock({ blockTag: "latest" });
-      for (;;) {
-        const head = await runtime.blocks.latest();
-        if (head.hash === latest.hash) return;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    },
-    async close() {
-      await runtime.stop();
-      await app.close();
-    },
-  };
 }
 
 export interface ExampleSuite {

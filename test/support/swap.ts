@@ -5,12 +5,16 @@ import type { Clock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import { parseDeployment } from "../../src/deployment/load.ts";
 import type { Deployment, SolverConfig } from "../../src/deployment/schema.ts";
-import type { App } from "../../src/http/server.ts";
+import { INTERNAL_API_PREFIX, internalDiscountRoutes } from "../../src/discounts/internal-routes.ts";
+import { discountRoutes } from "../../src/discounts/routes.ts";
+import { Lifecycle } from "../../src/http/lifecycle.ts";
+import { type App, buildServer } from "../../src/http/server.ts";
+import { liquidityRoutes } from "../../src/liquidity/routes.ts";
+import { silentLogger } from "../../src/logger.ts";
 import { ordersRoutes } from "../../src/orders/routes.ts";
 import { swapRoutes } from "../../src/swap/routes.ts";
 import { createSwapRuntime, type SwapRuntime } from "../../src/swap/runtime.ts";
 import type { TestChain } from "./anvil.ts";
-import { createTestServer } from "./server.ts";
 
 export interface TestSolver {
   id: string;
@@ -76,12 +80,39 @@ export function testDeployment(
   );
 }
 
+export interface SwapTestApp {
+  app: App;
+  runtime: SwapRuntime;
+  deployment: Deployment;
+  /** Waits until the runtime's view of the chain head is the chain's latest block (after mining or a revert). */
+  syncHead(): Promise<void>;
+  /** Stops the runtime, then the server. */
+  close(): Promise<void>;
+}
+
+export interface SwapTestAppOptions {
+  solvers: readonly TestSolver[];
+  clock: Clock;
+  /** Changes to `testDeployment(chain, solvers)`, the deployment served by default. */
+  deployment?: Partial<Deployment>;
+  /** A complete deployment to serve instead (e.g. the liquidity worked example's). */
+  servedDeployment?: Deployment;
+  /** Run the indexer (default true); tests asserting on-chain effects alone turn it off. */
+  indexer?: boolean;
+}
+
+/**
+ * A Sluice server as `startService` mounts it for a deployment — /quote, /order, /orders, /liquidity, /discount
+ * under /api/v1 and the internal discount API under /api-internal/v1 — with its swap runtime, on a test database.
+ * Solver secrets are `secret-<id>` unless a solver names its own.
+ */
 export async function createSwapTestApp(
   chain: TestChain,
   database: Database,
-  options: { solvers: readonly TestSolver[]; clock: Clock; deployment?: Partial<Deployment> },
-): Promise<{ app: App; runtime: SwapRuntime; deployment: Deployment }> {
-  const deployment = testDeployment(chain, options.solvers, options.deployment);
+  options: SwapTestAppOptions,
+): Promise<SwapTestApp> {
+  const deployment = options.servedDeployment ?? testDeployment(chain, options.solvers, options.deployment);
+  const logger = silentLogger();
   const runtime = createSwapRuntime({
     deployment,
     rpcUrls: [chain.rpcUrl],
@@ -91,21 +122,45 @@ export async function createSwapTestApp(
     ),
     database,
     clock: options.clock,
-    logger: (await import("../../src/logger.ts")).silentLogger(),
+    logger,
     // Tests mine blocks by hand; poll fast so a new block is seen at once.
     blockPollIntervalMs: 20,
+    ...(options.indexer === false ? { indexer: false } : {}),
   });
-  const { app } = await createTestServer(
-    database,
-    { clock: options.clock },
+  const app = await buildServer(
+    { database, clock: options.clock, logger, lifecycle: new Lifecycle() },
     {
       plugins: [
         async (api) => {
           await api.register(swapRoutes, { swap: runtime.context });
           await api.register(ordersRoutes, { database });
+          await api.register(liquidityRoutes, { swap: runtime.context });
+          await api.register(discountRoutes, { service: runtime.discounts.service });
         },
       ],
     },
   );
-  return { app, runtime, deployment };
+  await app.register(internalDiscountRoutes, {
+    prefix: INTERNAL_API_PREFIX,
+    discounts: runtime.discounts.solverDiscounts,
+    solvers: runtime.context.solvers,
+  });
+  await app.ready();
+  return {
+    app,
+    runtime,
+    deployment,
+    async syncHead() {
+      const latest = await chain.publicClient.getBlock({ blockTag: "latest" });
+      for (;;) {
+        const head = await runtime.blocks.latest();
+        if (head.hash === latest.hash) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    async close() {
+      await runtime.stop();
+      await app.close();
+    },
+  };
 }

@@ -21,24 +21,18 @@ import type { Clock } from "../../../src/clock.ts";
 import type { Database } from "../../../src/db/client.ts";
 import type { Deployment } from "../../../src/deployment/schema.ts";
 import { DEV_MNEMONIC } from "../../../src/devnet/deploy.ts";
-import { INTERNAL_API_PREFIX, internalDiscountRoutes } from "../../../src/discounts/internal-routes.ts";
-import { discountRoutes } from "../../../src/discounts/routes.ts";
-import { Lifecycle } from "../../../src/http/lifecycle.ts";
-import { type App, buildServer } from "../../../src/http/server.ts";
-import { silentLogger } from "../../../src/logger.ts";
+import { INTERNAL_API_PREFIX } from "../../../src/discounts/internal-routes.ts";
+import type { App } from "../../../src/http/server.ts";
 import { OrderRepository } from "../../../src/orders/repository.ts";
-import { ordersRoutes } from "../../../src/orders/routes.ts";
 import { OrdersResponseSchema } from "../../../src/orders/schemas.ts";
 import {
   parseSolverConfig,
   type ReferenceSolverConfig,
   type ReferenceSolverConfigInput,
 } from "../../../src/solvers/reference/config.ts";
-import { swapRoutes } from "../../../src/swap/routes.ts";
-import { createSwapRuntime, type SwapRuntime } from "../../../src/swap/runtime.ts";
 import { QuoteResponseSchema } from "../../../src/swap/schemas.ts";
 import type { TestChain } from "../../support/anvil.ts";
-import { type TestSolver, testDeployment } from "../../support/swap.ts";
+import { createSwapTestApp, type SwapTestApp, type TestSolver } from "../../support/swap.ts";
 
 export const SOLVER_ID = "sluice_alpha";
 export const SOLVER_SECRET = "alpha-secret";
@@ -279,63 +273,15 @@ export async function deploySecondUsdAdapter(
   return adapter;
 }
 
-export interface DiscountSwapApp {
-  app: App;
-  runtime: SwapRuntime;
-  close(): Promise<void>;
-}
+export type DiscountSwapApp = SwapTestApp;
 
-/**
- * A Sluice swap server as `startService` mounts it for a deployment — /quote, /order, /orders, /discount under
- * /api/v1 and the internal discount API under /api-internal/v1 — on a test database, without the indexer (the tests
- * assert on-chain effects).
- */
-export async function createDiscountSwapApp(
+/** The swap server of a deployment on a test database, without the indexer (the tests assert on-chain effects). */
+export function createDiscountSwapApp(
   chain: TestChain,
   database: Database,
   options: { solvers: readonly TestSolver[]; clock: Clock; deployment?: Partial<Deployment> },
 ): Promise<DiscountSwapApp> {
-  const deployment = testDeployment(chain, options.solvers, options.deployment);
-  const logger = silentLogger();
-  const runtime = createSwapRuntime({
-    deployment,
-    rpcUrls: [chain.rpcUrl],
-    protocolSigner: chain.accounts.protocol,
-    solverSecrets: new Map(
-      options.solvers.map((solver) => [solver.id, solver.secret ?? `secret-${solver.id}`]),
-    ),
-    database,
-    clock: options.clock,
-    logger,
-    blockPollIntervalMs: 20,
-    indexer: false,
-  });
-  const app = await buildServer(
-    { database, clock: options.clock, logger, lifecycle: new Lifecycle() },
-    {
-      plugins: [
-        async (api) => {
-          await api.register(swapRoutes, { swap: runtime.context });
-          await api.register(ordersRoutes, { database });
-          await api.register(discountRoutes, { service: runtime.discounts.service });
-        },
-      ],
-    },
-  );
-  await app.register(internalDiscountRoutes, {
-    prefix: INTERNAL_API_PREFIX,
-    discounts: runtime.discounts.solverDiscounts,
-    solvers: runtime.context.solvers,
-  });
-  await app.ready();
-  return {
-    app,
-    runtime,
-    async close() {
-      await runtime.stop();
-      await app.close();
-    },
-  };
+  return createSwapTestApp(chain, database, { ...options, indexer: false });
 }
 
 /**
