@@ -45,6 +45,20 @@ export async function approveReactor(
   await chain.publicClient.waitForTransactionReceipt({ hash });
 }
 
+/** A POST /quote body: tRWA → tUSD on the test chain, exact input, one output to the swapper. */
+export function quoteRequestBody(chain: TestChain, options: { amount: bigint; swapper: Address }) {
+  return {
+    tokenInChainId: chain.chainId,
+    tokenOutChainId: chain.chainId,
+    tokenIn: chain.core.tokens.rwa,
+    tokenOut: chain.core.tokens.usd,
+    type: "EXACT_INPUT",
+    amount: options.amount.toString(),
+    swapper: options.swapper,
+    outputs: [{ token: chain.core.tokens.usd }],
+  };
+}
+
 /** Quote → sign → POST /order through the API; returns the stored order. */
 export async function placeOrder(
   chain: TestChain,
@@ -56,16 +70,10 @@ export async function placeOrder(
   const quote = await app.inject({
     method: "POST",
     url: "/api/v1/quote",
-    payload: {
-      tokenInChainId: chain.chainId,
-      tokenOutChainId: chain.chainId,
-      tokenIn: chain.core.tokens.rwa,
-      tokenOut: chain.core.tokens.usd,
-      type: "EXACT_INPUT",
-      amount: (options.amount ?? 100n * 10n ** 18n).toString(),
+    payload: quoteRequestBody(chain, {
+      amount: options.amount ?? 100n * 10n ** 18n,
       swapper: swapper.address,
-      outputs: [{ token: chain.core.tokens.usd }],
-    },
+    }),
   });
   if (quote.statusCode !== 200) throw new Error(`quote failed: ${quote.body}`);
   const entry = quote.json().quotes[0];

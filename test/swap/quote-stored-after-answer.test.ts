@@ -14,7 +14,7 @@ import { QuoteResponseSchema } from "../../src/swap/schemas.ts";
 import { quoteRequests, quotes, solverAnswers } from "../../src/swap/tables.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
-import { requestFromSignatureData } from "../support/orders.ts";
+import { quoteRequestBody, requestFromSignatureData } from "../support/orders.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import { createSwapTestApp } from "../support/swap.ts";
 
@@ -106,16 +106,7 @@ describe.each(databaseKinds)("a /quote round stored after the answer (%s)", (kin
     const response = await app.inject({
       method: "POST",
       url: "/api/v1/quote",
-      payload: {
-        tokenInChainId: chain.chainId,
-        tokenOutChainId: chain.chainId,
-        tokenIn: chain.core.tokens.rwa,
-        tokenOut: chain.core.tokens.usd,
-        type: "EXACT_INPUT",
-        amount: (1000n * ONE_RWA).toString(),
-        swapper: chain.accounts.swapper.address,
-        outputs: [{ token: chain.core.tokens.usd }],
-      },
+      payload: quoteRequestBody(chain, { amount: 1000n * ONE_RWA, swapper: chain.accounts.swapper.address }),
     });
     expect(response.statusCode, response.body).toBe(200);
     const body = QuoteResponseSchema.parse(response.json());
@@ -195,16 +186,7 @@ describe.each(databaseKinds)("a /quote round stored after the answer (%s)", (kin
     const response = await own.app.inject({
       method: "POST",
       url: "/api/v1/quote",
-      payload: {
-        tokenInChainId: chain.chainId,
-        tokenOutChainId: chain.chainId,
-        tokenIn: chain.core.tokens.rwa,
-        tokenOut: chain.core.tokens.usd,
-        type: "EXACT_INPUT",
-        amount: (1000n * ONE_RWA).toString(),
-        swapper: chain.accounts.swapper.address,
-        outputs: [{ token: chain.core.tokens.usd }],
-      },
+      payload: quoteRequestBody(chain, { amount: 1000n * ONE_RWA, swapper: chain.accounts.swapper.address }),
     });
     expect(response.statusCode, response.body).toBe(200);
     const closed = own.app.close();
