@@ -19,6 +19,7 @@ import {
 } from "../liquidity/worked-example.ts";
 import { devAccount, useTestChain } from "../support/anvil.ts";
 import { databaseKinds } from "../support/db.ts";
+import { quoteRequestBody } from "../support/orders.ts";
 import type { ScriptedSolver } from "../support/solver-server.ts";
 
 const chain = useTestChain();
@@ -59,16 +60,7 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
     suite.subject.app.inject({
       method: "POST",
       url: "/api/v1/quote",
-      payload: {
-        tokenInChainId: chain.chainId,
-        tokenOutChainId: chain.chainId,
-        tokenIn: chain.core.tokens.rwa,
-        tokenOut: chain.core.tokens.usd,
-        type: "EXACT_INPUT",
-        amount: ONE_RWA.toString(),
-        swapper: chain.accounts.swapper.address,
-        outputs: [{ token: chain.core.tokens.usd }],
-      },
+      payload: quoteRequestBody(chain, { amount: ONE_RWA, swapper: chain.accounts.swapper.address }),
     });
 
   describe("publish, serve, cancel", () => {

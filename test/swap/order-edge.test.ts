@@ -1,6 +1,6 @@
 // POST /order under concurrency (two replicas on one PostgreSQL), with a contract-wallet swapper, and with a client
 // that gives up mid-request; and the /orders index plans.
-import { getAddress } from "viem";
+import { type Address, getAddress } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testERC1271WalletAbi, testERC1271WalletBytecode } from "../../src/chain/abis.ts";
 import { signRequest } from "../../src/chain/order.ts";
@@ -12,26 +12,17 @@ import { OrderRepository } from "../../src/orders/repository.ts";
 import { OrdersQuerySchema } from "../../src/orders/schemas.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
-import { requestFromSignatureData } from "../support/orders.ts";
+import { quoteRequestBody, requestFromSignatureData } from "../support/orders.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import { createSwapTestApp } from "../support/swap.ts";
 
 const chain = useTestChain();
 
-async function quoteFor(app: App, swapper: string) {
+async function quoteFor(app: App, swapper: Address) {
   const response = await app.inject({
     method: "POST",
     url: "/api/v1/quote",
-    payload: {
-      tokenInChainId: chain.chainId,
-      tokenOutChainId: chain.chainId,
-      tokenIn: chain.core.tokens.rwa,
-      tokenOut: chain.core.tokens.usd,
-      type: "EXACT_INPUT",
-      amount: (10n ** 20n).toString(),
-      swapper,
-      outputs: [{ token: chain.core.tokens.usd }],
-    },
+    payload: quoteRequestBody(chain, { amount: 10n ** 20n, swapper }),
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().quotes[0];

@@ -14,6 +14,7 @@ import { type ReferenceSolver, startReferenceSolver } from "../../../src/solvers
 import { withMargin } from "../../../src/solvers/reference/pricing.ts";
 import { useTestChain } from "../../support/anvil.ts";
 import { createTestDatabase } from "../../support/db.ts";
+import { quoteRequestBody } from "../../support/orders.ts";
 import { createSwapTestApp } from "../../support/swap.ts";
 import {
   type CapturedLogs,
@@ -366,16 +367,7 @@ describe("reference solver on anvil with a Sluice swap server", () => {
     const response = await flow.app.inject({
       method: "POST",
       url: "/api/v1/quote",
-      payload: {
-        tokenInChainId: chain.chainId,
-        tokenOutChainId: chain.chainId,
-        tokenIn: chain.core.tokens.rwa,
-        tokenOut: chain.core.tokens.usd,
-        type: "EXACT_INPUT",
-        amount: (2_000_000n * RWA).toString(),
-        swapper: chain.accounts.swapper.address,
-        outputs: [{ token: chain.core.tokens.usd }],
-      },
+      payload: quoteRequestBody(chain, { amount: 2_000_000n * RWA, swapper: chain.accounts.swapper.address }),
     });
     expect(response.statusCode).toBe(404);
     expect(response.json().error.code).toBe("NO_QUOTES");

@@ -32,6 +32,7 @@ import {
 } from "../../../src/solvers/reference/config.ts";
 import { QuoteResponseSchema } from "../../../src/swap/schemas.ts";
 import type { TestChain } from "../../support/anvil.ts";
+import { quoteRequestBody } from "../../support/orders.ts";
 import { createSwapTestApp, type SwapTestApp, type TestSolver } from "../../support/swap.ts";
 
 export const SOLVER_ID = "sluice_alpha";
@@ -323,16 +324,7 @@ export async function placeOrder(
   const quote = await app.inject({
     method: "POST",
     url: "/api/v1/quote",
-    payload: {
-      tokenInChainId: chain.chainId,
-      tokenOutChainId: chain.chainId,
-      tokenIn: chain.core.tokens.rwa,
-      tokenOut: chain.core.tokens.usd,
-      type: "EXACT_INPUT",
-      amount: amountIn.toString(),
-      swapper: swapper.address,
-      outputs: [{ token: chain.core.tokens.usd }],
-    },
+    payload: quoteRequestBody(chain, { amount: amountIn, swapper: swapper.address }),
   });
   expect(quote.statusCode, quote.body).toBe(200);
   const entry = QuoteResponseSchema.parse(quote.json()).quotes[0]!;
