@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import type { RunningProcess } from "./processes.ts";
+import { serverNodeOptions } from "./server-node-options.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -28,7 +29,16 @@ export async function startSluiceServer(
   const logFd = openSync(options.logFile, "a");
   const child = spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
     cwd: ROOT,
-    env: { ...process.env, HOST: "127.0.0.1", LOG_LEVEL: "info", ...env, PORT: String(port) },
+    // Every suite's server: request logs at info, no demo data, the profiler when BENCH_SERVER_CPU_PROFILE asks.
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      SLUICE_DEMO_DATA: "0",
+      ...serverNodeOptions(),
+      ...env,
+      PORT: String(port),
+    },
     stdio: ["ignore", logFd, "inherit"],
   });
   closeSync(logFd);

@@ -12,7 +12,6 @@ import { runLoad } from "../lib/load.ts";
 import { loadAverage } from "../lib/machine.ts";
 import { openBackendProbe } from "../lib/pg-backends.ts";
 import { type RunningProcess, sampleRss, startBare } from "../lib/processes.ts";
-import { serverNodeOptions } from "../lib/server-node-options.ts";
 import { writeDeployment } from "../lib/sluice-deployment.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
 import { runConditions } from "../lib/suite-report.ts";
@@ -124,9 +123,6 @@ async function runOnDatabase(
     {
       ...database.serveEnv,
       ...deployment.serveEnv,
-      ...serverNodeOptions(),
-      SLUICE_DEMO_DATA: "0",
-      LOG_LEVEL: "info",
     },
     { logFile: join(scratch, `server-${kind}.log`) },
   );
@@ -262,9 +258,6 @@ async function deploylessCheck(
     {
       ...database.serveEnv,
       ...deployment.serveEnv,
-      ...serverNodeOptions(),
-      SLUICE_DEMO_DATA: "0",
-      LOG_LEVEL: "info",
     },
     { logFile: join(directory, "server.log") },
   );

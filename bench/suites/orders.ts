@@ -23,7 +23,6 @@ import { runLoad } from "../lib/load.ts";
 import { loadAverage } from "../lib/machine.ts";
 import { openBackendProbe } from "../lib/pg-backends.ts";
 import { type RunningProcess, rssMb, sampleRss, startBare } from "../lib/processes.ts";
-import { serverNodeOptions } from "../lib/server-node-options.ts";
 import { writeDeployment } from "../lib/sluice-deployment.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
 import { downloadStream } from "../lib/stream-download.ts";
@@ -101,9 +100,6 @@ async function runOnDatabase(
     {
       ...database.serveEnv,
       ...deployment.serveEnv,
-      ...serverNodeOptions(),
-      SLUICE_DEMO_DATA: "0",
-      LOG_LEVEL: "info",
     },
     { logFile: join(scratch, `server-${kind}.log`) },
   );

@@ -11,7 +11,6 @@ import { createPublicClient, type Hex, http, type PublicClient } from "viem";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
 import { ownDatabase } from "../lib/bench-databases.ts";
 import { loadAverage } from "../lib/machine.ts";
-import { serverNodeOptions } from "../lib/server-node-options.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
 import { runConditions } from "../lib/suite-report.ts";
 import { callApi, type DevnetEndpoints, devnetChain, submitSwap } from "./swap-fill-client.ts";
@@ -73,9 +72,6 @@ async function runOnDatabase(kind: BenchDatabaseKind): Promise<FillLatencyRun> {
         DEPLOYMENT_FILE: "",
         ...databaseEnv,
         DATA_DIR: dataDir,
-        ...serverNodeOptions(),
-        SLUICE_DEMO_DATA: "0",
-        LOG_LEVEL: "info",
       },
       { logFile: join(scratch, "server.log") },
     );

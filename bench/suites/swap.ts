@@ -18,7 +18,6 @@ import { type LoadResult, runLoad } from "../lib/load.ts";
 import { loadAverage } from "../lib/machine.ts";
 import { type RunningProcess, sampleRss, startBare } from "../lib/processes.ts";
 import { type ScriptProcess, startScript } from "../lib/script-process.ts";
-import { serverNodeOptions } from "../lib/server-node-options.ts";
 import { type WrittenDeployment, writeDeployment } from "../lib/sluice-deployment.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
 import { SLOWEST_DELAY_MS, SOLVER_DELAYS_MS } from "../lib/solver-delays.ts";
@@ -180,9 +179,6 @@ async function runOnDatabase(
     {
       ...database.serveEnv,
       ...deployment.serveEnv,
-      ...serverNodeOptions(),
-      SLUICE_DEMO_DATA: "0",
-      LOG_LEVEL: "info",
     },
     { logFile: join(scratch, `server-${kind}.log`) },
   );
