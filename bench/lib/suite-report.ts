@@ -1,7 +1,7 @@
 // Pieces every suite's printed report states: the machine and the load other work put on it during the run,
 // a targets table, and latency cells.
 import { type MachineFacts, machineFacts } from "./machine.ts";
-import { markdownTable } from "./table.ts";
+import { formatNumber, markdownTable } from "./table.ts";
 
 export interface RunConditions {
   startedAt: string;
@@ -53,3 +53,22 @@ export function ms(value: number): string {
 export function wholeMs(value: number): string {
   return value === 0 ? "<1" : String(value);
 }
+
+/** CPU time per request of the answering process / the database's backends (undefined: not visible) / the load generator. */
+export interface CpuPerRequest {
+  server: number;
+  database: number | undefined;
+  client: number;
+}
+
+/** The "CPU µs/req srv/db/gen" cell of a route row. */
+export function cpuCell(cpu: CpuPerRequest): string {
+  return [cpu.server, cpu.database, cpu.client]
+    .map((micros) => (micros === undefined ? "–" : formatNumber(micros)))
+    .join(" / ");
+}
+
+/** The note under every table with a CPU column. */
+export const CPU_NOTE =
+  "CPU µs/req: CPU time per request of the answering process (server or baseline) / the PostgreSQL backends " +
+  "serving it (– on PGlite, which runs inside the server) / the load generator.";

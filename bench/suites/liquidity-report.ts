@@ -2,7 +2,16 @@
 // warm per-block cache ≥ 0.02 × the bare route's throughput) and its printed report.
 import type { BenchDatabaseKind } from "../dataset/store.ts";
 import type { LoadResult } from "../lib/load.ts";
-import { machineLine, type RunConditions, targetsTable, type Verdict, wholeMs } from "../lib/suite-report.ts";
+import {
+  CPU_NOTE,
+  type CpuPerRequest,
+  cpuCell,
+  machineLine,
+  type RunConditions,
+  targetsTable,
+  type Verdict,
+  wholeMs,
+} from "../lib/suite-report.ts";
 import { formatBytes, formatNumber, markdownTable } from "../lib/table.ts";
 
 export const LIQUIDITY_TARGETS = { batchRatio: 0.02 } as const;
@@ -16,7 +25,7 @@ export interface LiquidityRouteMeasurement extends LoadResult {
   rssStartMb: number;
   rssPeakMb: number;
   loadAverage: number;
-  cpuMicrosPerRequest: { server: number; database: number | undefined; client: number };
+  cpuMicrosPerRequest: CpuPerRequest;
   ratioToBare?: number;
 }
 
@@ -127,9 +136,7 @@ function formatRun(run: LiquidityDatabaseRun, report: LiquidityReport): string[]
       row.ratioToBare === undefined ? "" : row.ratioToBare.toFixed(4),
       formatBytes(row.bodyBytes),
       formatNumber(row.rssPeakMb),
-      [cpu.server, cpu.database, cpu.client]
-        .map((v) => (v === undefined ? "–" : formatNumber(v)))
-        .join(" / "),
+      cpuCell(cpu),
       String(row.loadAverage),
     ];
   });
@@ -152,8 +159,7 @@ function formatRun(run: LiquidityDatabaseRun, report: LiquidityReport): string[]
       rows,
     ),
     "",
-    "CPU µs/req: CPU time per request of the answering process (server or baseline) / the PostgreSQL backends " +
-      "serving it (– on PGlite, which runs inside the server) / the load generator.",
+    CPU_NOTE,
     "",
     `The first /liquidity-batch (cold: every adapter read for every token) took ${run.coldMs.toFixed(0)} ms, the ` +
       `second (warm) ${run.warmMs.toFixed(1)} ms; every token had ${solverRange(run.solversPerToken)} solvers ` +

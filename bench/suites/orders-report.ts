@@ -5,7 +5,16 @@ import type { OrdersDatasetFacts } from "../dataset/orders-dataset.ts";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
 import type { LoadResult } from "../lib/load.ts";
 import { rssAtShare, type StreamedDownload } from "../lib/stream-download.ts";
-import { machineLine, type RunConditions, targetsTable, type Verdict, wholeMs } from "../lib/suite-report.ts";
+import {
+  CPU_NOTE,
+  type CpuPerRequest,
+  cpuCell,
+  machineLine,
+  type RunConditions,
+  targetsTable,
+  type Verdict,
+  wholeMs,
+} from "../lib/suite-report.ts";
 import { formatBytes, formatNumber, markdownTable } from "../lib/table.ts";
 import type { PageDiagnosis, PagePlan } from "./orders-diagnosis.ts";
 
@@ -30,7 +39,7 @@ export interface OrdersRouteMeasurement extends LoadResult {
   rssPeakMb: number;
   loadAverage: number;
   /** CPU time per request: the answering process, the PostgreSQL backends (PostgreSQL only), the load generator. */
-  cpuMicrosPerRequest: { server: number; database: number | undefined; client: number };
+  cpuMicrosPerRequest: CpuPerRequest;
   ratioToBare?: number;
   /** Open orders only: req/s divided by plain Fastify answering a byte-identical copy of the body. */
   ratioToSameBytes?: number;
@@ -156,9 +165,7 @@ function formatRun(run: OrdersDatabaseRun, report: OrdersReport): string[] {
       formatBytes(row.bodyBytes),
       formatNumber(row.throughputMBps, 1),
       formatNumber(row.rssPeakMb),
-      [cpu.server, cpu.database, cpu.client]
-        .map((v) => (v === undefined ? "–" : formatNumber(v)))
-        .join(" / "),
+      cpuCell(cpu),
       String(row.loadAverage),
     ];
   });
@@ -204,8 +211,7 @@ function formatRun(run: OrdersDatabaseRun, report: OrdersReport): string[] {
       rows,
     ),
     "",
-    "CPU µs/req: CPU time per request of the answering process (server or baseline) / the PostgreSQL backends " +
-      "serving it (– on PGlite, which runs inside the server) / the load generator.",
+    CPU_NOTE,
     "",
     `Streamed: ${filled.label}: ${filled.complete ? "" : `**incomplete: the ${filled.budgetSeconds} s budget ran out after** `}${formatNumber(filled.markers)} orders, ${formatBytes(filled.bytes)} in ` +
       `${(filled.totalMs / 1000).toFixed(1)} s = **${filled.megabytesPerSecond.toFixed(1)} MB/s** ` +

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { type BenchDatabaseKind, benchDatabase } from "../dataset/store.ts";
+import { CPU_NOTE, cpuCell } from "../lib/suite-report.ts";
 import { formatBytes, formatNumber, markdownTable } from "../lib/table.ts";
 import type { DatabaseRun, PartnerReport, RouteMeasurement } from "./partner.ts";
 
@@ -124,8 +125,7 @@ function formatRun(run: DatabaseRun, pgliteScale: number): string[] {
       rows,
     ),
     "",
-    "CPU µs/req: CPU time per request of the answering process (server or baseline) / the PostgreSQL backends " +
-      "serving it (– on PGlite, which runs inside the server) / the load generator.",
+    CPU_NOTE,
     "",
     `Baselines: \`/bare\` ${formatNumber(run.bareRequestsPerSecond)} req/s, same bytes ` +
       `${formatNumber(run.sameBodyRequestsPerSecond)} req/s (means of the first and last runs). RSS of baseline rows ` +
@@ -155,9 +155,7 @@ function formatRow(row: RouteMeasurement): string[] {
     formatBytes(row.bodyBytes),
     formatNumber(row.throughputMBps, 1),
     formatNumber(row.rssPeakMb),
-    [cpu.server, cpu.database, cpu.client]
-      .map((micros) => (micros === undefined ? "–" : formatNumber(micros)))
-      .join(" / "),
+    cpuCell(cpu),
     String(row.loadAverage),
   ];
 }

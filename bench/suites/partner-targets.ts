@@ -1,5 +1,6 @@
 // The issue's acceptance targets, judged from one run's measurements. They are stated for PostgreSQL; the
 // same checks are shown for PGlite for comparison only.
+import { formatBytes } from "../lib/table.ts";
 import type { DatabaseRun, RouteMeasurement, RouteRole } from "./partner.ts";
 
 export interface TargetVerdict {
@@ -72,8 +73,4 @@ export function judgePartnerTargets(run: Omit<DatabaseRun, "targets">): TargetVe
     pass: run.serverPeakRssMb < TARGETS.serverRssMb,
   });
   return verdicts;
-}
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1000 ? `${(bytes / 1000).toFixed(1)} KB` : `${bytes} B`;
 }

@@ -14,6 +14,7 @@ import { type LoadResult, runLoad } from "../lib/load.ts";
 import { loadAverage, machineFacts } from "../lib/machine.ts";
 import { type RunningProcess, rssMb, sampleRss, startBare, startSluice } from "../lib/processes.ts";
 import { readServerMemory, type ServerMemory } from "../lib/server-memory.ts";
+import type { CpuPerRequest } from "../lib/suite-report.ts";
 import { ensurePartnerDataset } from "./partner-dataset.ts";
 import {
   type DatabaseProbe,
@@ -55,7 +56,7 @@ export interface RouteMeasurement extends LoadResult {
    * CPU time per request, in microseconds: of the process answering (server or baseline), of the database's
    * backends serving it (PostgreSQL only; PGlite runs inside the server), and of the load generator.
    */
-  cpuMicrosPerRequest: { server: number; database: number | undefined; client: number };
+  cpuMicrosPerRequest: CpuPerRequest;
   /** req/s divided by the small bare route's, and by the same-bytes route's (registry rows only). */
   ratioToBare?: number;
   ratioToSameBody?: number;
