@@ -192,10 +192,6 @@ export class SnapshotBatchWriter {
     return new SnapshotBatchWriter(session, pointsType, decimals, ordered);
   }
 
-  get blockNumbers(): number[] {
-    return [...this.snapshotIds.keys()];
-  }
-
   /** Adds rows of any of the batch's snapshots (a few thousand per call keeps statements and memory small). */
   async append(rows: readonly BatchPointsRow[]): Promise<void> {
     await this.#insert(rows, (row) => row.blockNumber);
@@ -276,7 +272,8 @@ export class SnapshotBatchWriter {
   /** Computes every snapshot's aggregates and totals, and bumps the points generation once. */
   async finish(): Promise<SnapshotSummary[]> {
     const { session } = this;
-    const ids = integerArrayLiteral([...this.snapshotIds.values()]);
+    const snapshotIds = [...this.snapshotIds.values()];
+    const ids = integerArrayLiteral(snapshotIds);
     const grouped = await selectRows<{ snapshot_id: number; rows: string }>(
       session,
       sql`with grouped as (
@@ -299,7 +296,6 @@ export class SnapshotBatchWriter {
       insert into points_vaults (address)
       select distinct vault from points_vault_totals where snapshot_id = any(${ids}::int[])
       on conflict (address) do nothing`);
-    const snapshotIds = [...this.snapshotIds.values()];
     const totals = await selectRows<{ id: number; total: string; vaults: string }>(
       session,
       sql`with totals as (
