@@ -6,14 +6,7 @@ import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import { bumpGeneration, GenerationCache } from "../../src/db/generations.ts";
 import { createTestDatabase } from "../support/db.ts";
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
+import { gate } from "../support/gates.ts";
 
 describe("GenerationCache", () => {
   let database: Database;

@@ -11,19 +11,12 @@ import {
   type OpenOrdersPoll,
 } from "../../src/orders/open-orders-cache.ts";
 import { OrdersQuerySchema } from "../../src/orders/schemas.ts";
+import { gate } from "../support/gates.ts";
 
 function poll(query: Record<string, string>): OpenOrdersPoll {
   const parsed = OrdersQuerySchema.parse({ orderStatus: "open", ...query });
   if (!isOpenOrdersPoll(parsed)) throw new Error(`not a poll: ${JSON.stringify(query)}`);
   return parsed;
-}
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
 }
 
 /** A store whose answer for a solver is `<solver>@<version>`; counts reads. */

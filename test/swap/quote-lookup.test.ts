@@ -5,19 +5,12 @@ import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/clock.ts";
 import { QuoteLookup } from "../../src/swap/quote-lookup.ts";
 import type { StoredQuote } from "../../src/swap/repository.ts";
+import { gate, settledWithin } from "../support/gates.ts";
 
 const LIFETIME_SECONDS = 120;
 const NOW_MS = Date.UTC(2026, 10, 21, 12, 0, 0, 500);
 /** The deadline /quote gives a quote issued at NOW_MS. */
 const FRESH_DEADLINE = Math.floor(NOW_MS / 1000) + LIFETIME_SECONDS;
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
 
 /** A repository whose quote appears once `stored()` is called, counting lookups. */
 function fakeRepository() {
@@ -41,11 +34,18 @@ function fakeRepository() {
 
 const nothingPending = { settled: async () => {} };
 
-const settledWithin = async (promise: Promise<unknown>, ms: number) =>
-  Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
-
 describe("QuoteLookup", () => {
   const clock = new ManualClock(NOW_MS);
+  const lookupFor = (
+    fake: ReturnType<typeof fakeRepository>,
+    options: { graceMs: number; pending: ConstructorParameters<typeof QuoteLookup>[0]["pending"] },
+  ) =>
+    new QuoteLookup({
+      repository: fake.repository,
+      clock,
+      quoteLifetimeSeconds: LIFETIME_SECONDS,
+      ...options,
+    });
 
   it("waits for this process's pending write of the quote before looking", async () => {
     const fake = fakeRepository();
@@ -57,13 +57,7 @@ describe("QuoteLookup", () => {
       },
     };
     // No grace: only the wait for the pending write can find it.
-    const lookup = new QuoteLookup({
-      repository: fake.repository,
-      pending,
-      clock,
-      quoteLifetimeSeconds: LIFETIME_SECONDS,
-      graceMs: 0,
-    });
+    const lookup = lookupFor(fake, { graceMs: 0, pending: pending });
     const found = lookup.find("q1", FRESH_DEADLINE);
     expect(await settledWithin(found, 50)).toBe(false);
     write.open();
@@ -73,13 +67,7 @@ describe("QuoteLookup", () => {
 
   it("looks again, with backoff, for a fresh quote another replica is still storing", async () => {
     const fake = fakeRepository();
-    const lookup = new QuoteLookup({
-      repository: fake.repository,
-      pending: nothingPending,
-      clock,
-      quoteLifetimeSeconds: LIFETIME_SECONDS,
-      graceMs: 1000,
-    });
+    const lookup = lookupFor(fake, { graceMs: 1000, pending: nothingPending });
     setTimeout(() => fake.stored(), 60);
     const started = performance.now();
     expect(await lookup.find("q1", FRESH_DEADLINE)).toBe(fake.quote);
@@ -91,13 +79,7 @@ describe("QuoteLookup", () => {
 
   it("gives up on a fresh unknown quote after the grace period", async () => {
     const fake = fakeRepository();
-    const lookup = new QuoteLookup({
-      repository: fake.repository,
-      pending: nothingPending,
-      clock,
-      quoteLifetimeSeconds: LIFETIME_SECONDS,
-      graceMs: 150,
-    });
+    const lookup = lookupFor(fake, { graceMs: 150, pending: nothingPending });
     const started = performance.now();
     expect(await lookup.find("q1", FRESH_DEADLINE)).toBeUndefined();
     const waited = performance.now() - started;
@@ -108,13 +90,7 @@ describe("QuoteLookup", () => {
 
   it("calls a quote issued longer ago than the grace period unknown at once", async () => {
     const fake = fakeRepository();
-    const lookup = new QuoteLookup({
-      repository: fake.repository,
-      pending: nothingPending,
-      clock,
-      quoteLifetimeSeconds: LIFETIME_SECONDS,
-      graceMs: 1000,
-    });
+    const lookup = lookupFor(fake, { graceMs: 1000, pending: nothingPending });
     // Issued 3 s ago, by its deadline.
     expect(await lookup.find("q1", FRESH_DEADLINE - 3)).toBeUndefined();
     expect(fake.lookups).toBe(1);

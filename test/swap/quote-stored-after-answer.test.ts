@@ -14,6 +14,7 @@ import { QuoteResponseSchema } from "../../src/swap/schemas.ts";
 import { quoteRequests, quotes, solverAnswers } from "../../src/swap/tables.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { settledWithin } from "../support/gates.ts";
 import { quoteRequestBody, requestFromSignatureData } from "../support/orders.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import { createSwapTestApp } from "../support/swap.ts";
@@ -50,9 +51,6 @@ function gatedDatabase(database: Database) {
   };
   return state;
 }
-
-const settledWithin = async (promise: Promise<unknown>, ms: number) =>
-  Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
 
 describe.each(databaseKinds)("a /quote round stored after the answer (%s)", (kind) => {
   let database: Database;

@@ -1,0 +1,18 @@
+// Promises tests open by hand, to hold work at a known point and release it when the test says.
+
+/** A promise (`opened`) that resolves when the test calls `open()`. */
+export function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+/** Whether `promise` settles within `ms` milliseconds. */
+export function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return Promise.race([
+    promise.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
+  ]);
+}
