@@ -9,9 +9,11 @@
 // with it, and the adapter refuses a discount swap without the protocol's co-signature.
 import { randomBytes } from "node:crypto";
 import type { Address, Hex, LocalAccount } from "viem";
+import type { z } from "zod";
 import { liquidLaneAdapterAbi } from "../chain/abis.ts";
 import type { ChainPublicClient, ChainWalletClient } from "../chain/client.ts";
 import { type Discount, signDiscount } from "../chain/order.ts";
+import type { DiscountRequestSchema } from "../discounts/schemas.ts";
 import type { Logger } from "../logger.ts";
 
 export const DEMO_DISCOUNT_PPM = 600n;
@@ -61,6 +63,29 @@ export async function authorizeDemoCurator(options: {
   options.logger.info({ adapter, curator }, "devnet: demo curator authorized on the tUSD adapter");
 }
 
+/**
+ * The JSON body of POST /discount for `discount` on `adapter` with the signer's `signature`: uint256 values as
+ * decimal strings, the deadline as a number (DiscountRequestSchema).
+ */
+export function discountRequestBody(
+  adapter: Address,
+  discount: Discount,
+  signature: Hex,
+): z.input<typeof DiscountRequestSchema> {
+  return {
+    discount: {
+      adapter,
+      tokenToRedeem: discount.tokenToRedeem,
+      discount: discount.discount.toString(),
+      signer: discount.signer,
+      protocol: discount.protocol,
+      nonce: discount.nonce.toString(),
+      deadline: discount.deadline,
+    },
+    signature,
+  };
+}
+
 /** Signs the demo discount with the curator's key and publishes it through `POST {apiUrl}/discount`. */
 export async function publishDemoDiscount(options: {
   apiUrl: string;
@@ -89,18 +114,7 @@ export async function publishDemoDiscount(options: {
     response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        discount: {
-          adapter,
-          tokenToRedeem: discount.tokenToRedeem,
-          discount: discount.discount.toString(),
-          signer: discount.signer,
-          protocol: discount.protocol,
-          nonce: discount.nonce.toString(),
-          deadline: discount.deadline,
-        },
-        signature,
-      }),
+      body: JSON.stringify(discountRequestBody(adapter, discount, signature)),
       signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
