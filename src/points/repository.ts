@@ -7,6 +7,9 @@ import { SnapshotIndex, type SnapshotRef } from "./snapshot-index.ts";
 import { integerArrayLiteral } from "./sql-session.ts";
 import { pointsBalances } from "./tables.ts";
 
+/** Items per piece of a vault's receiver list: about 13 KB of JSON, well inside one read of the socket. */
+export const VAULT_RECEIVERS_PIECE = 100;
+
 // Addresses come back exactly as stored: lowercase, validated on ingest.
 export interface VaultAmount {
   snapshotId: number;
@@ -117,9 +120,12 @@ export class PointsRepository {
 
   /**
    * One keyset page of a vault's receivers in a snapshot, ascending by receiver, each receiver's receiver
-   * types added up, as the JSON items of PointsByReceiverSchema joined by commas. Keyset pages (not a server
-   * cursor) so PGlite's single connection is never held; the JSON is built by the database, so a page costs
-   * the server one string instead of thousands of row objects (the large vault's list is 300,000 rows).
+   * types added up, as the JSON items of PointsByReceiverSchema in pieces of at most `piece` items joined by
+   * commas. Keyset pages (not a server cursor) so PGlite's single connection is never held. The database
+   * builds the JSON, so the server handles a few strings instead of thousands of row objects (the large
+   * vault's list is 300,000 rows); pieces rather than one string per page because a message of hundreds of
+   * KB makes the driver grow its read buffer by doubling and leaves large buffers that outlive the young
+   * generation, and the process's memory would then rise with the bytes sent until a full collection.
    * Receivers and amounts are stored validated (lowercase hex, digits): nothing needs escaping.
    */
   async vaultReceiversJsonPage(
@@ -127,8 +133,9 @@ export class PointsRepository {
     vault: string,
     afterReceiver: string | null,
     limit: number,
-  ): Promise<{ json: string; lastReceiver: string | null; rows: number }> {
-    const [page] = await this.database.query<{ json: string | null; last: string | null; rows: number }>(
+    piece: number,
+  ): Promise<{ pieces: string[]; lastReceiver: string | null; rows: number }> {
+    const rows = await this.database.query<{ json: string; last: string; rows: number }>(
       `with page as (
          select receiver, sum(points) as points
          from points_balances
@@ -136,14 +143,22 @@ export class PointsRepository {
          group by receiver
          order by receiver
          limit $4
+       ), numbered as (
+         select receiver, points, (row_number() over (order by receiver) - 1) / $5 as piece from page
        )
        select string_agg('{"receiver_address":"' || receiver || '","points":"' || points::text || '"}', ','
                          order by receiver) as json,
               max(receiver) as last, count(*)::int as rows
-       from page`,
-      [snapshotId, vault, afterReceiver ?? "", limit],
+       from numbered
+       group by piece
+       order by piece`,
+      [snapshotId, vault, afterReceiver ?? "", limit, piece],
     );
-    return { json: page?.json ?? "", lastReceiver: page?.last ?? null, rows: page?.rows ?? 0 };
+    return {
+      pieces: rows.map((row) => row.json),
+      lastReceiver: rows.at(-1)?.last ?? null,
+      rows: rows.reduce((sum, row) => sum + row.rows, 0),
+    };
   }
 
   /** Whether the registry lists the vault (approved or not). */

@@ -5,13 +5,21 @@ import type { Database } from "../db/client.ts";
 import { GenerationCache } from "../db/generations.ts";
 import { NoPointsDataError, UnknownVaultError } from "./errors.ts";
 import { LruCache } from "./lru.ts";
-import type { PointsRepository, ReceiverTypeAmount, SnapshotAmount, VaultAmount } from "./repository.ts";
+import {
+  type PointsRepository,
+  type ReceiverTypeAmount,
+  type SnapshotAmount,
+  VAULT_RECEIVERS_PIECE,
+  type VaultAmount,
+} from "./repository.ts";
 import type { PointsByReceiverType, PointsByVault } from "./schemas.ts";
 import { compareText, type SnapshotIndex, type SnapshotRef } from "./snapshot-index.ts";
 
 export interface PointsServiceOptions {
   /** Receivers per keyset page of a streamed vault list. */
   pageSize?: number;
+  /** Receivers per piece of a page (the strings written to the response). */
+  pieceSize?: number;
   /** Entries per in-memory answer cache. */
   cacheEntries?: number;
   /** Receivers whose current answers are kept (a few hundred bytes each). */
@@ -37,6 +45,7 @@ interface PointsView {
 export class PointsService {
   readonly #views: GenerationCache<PointsView>;
   readonly #pageSize: number;
+  readonly #pieceSize: number;
 
   constructor(
     private readonly repository: PointsRepository,
@@ -45,6 +54,7 @@ export class PointsService {
     options: PointsServiceOptions = {},
   ) {
     this.#pageSize = options.pageSize ?? 5_000;
+    this.#pieceSize = options.pieceSize ?? VAULT_RECEIVERS_PIECE;
     const cacheEntries = options.cacheEntries ?? 1_000;
     this.#views = new GenerationCache(
       database,
@@ -144,9 +154,17 @@ export class PointsService {
       let after: string | null = null;
       let separator = "";
       for (;;) {
-        const page = await this.repository.vaultReceiversJsonPage(snapshot.id, vault, after, this.#pageSize);
-        if (page.rows > 0) yield separator + page.json;
-        separator = ",";
+        const page = await this.repository.vaultReceiversJsonPage(
+          snapshot.id,
+          vault,
+          after,
+          this.#pageSize,
+          this.#pieceSize,
+        );
+        for (const piece of page.pieces) {
+          yield separator + piece;
+          separator = ",";
+        }
         if (page.rows < this.#pageSize) break;
         after = page.lastReceiver;
       }

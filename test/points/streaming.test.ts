@@ -92,11 +92,17 @@ describe.each(databaseKinds)("streamed vault receiver list (%s)", (kind) => {
     expect(records[1]!.items).toHaveLength(RECEIVERS);
   });
 
-  it("joins keyset pages without losing or repeating a receiver, whether or not the last page is full", async () => {
-    // 997 leaves a partial last page; 1000 divides 20,000, so the stream ends on an empty page.
-    for (const pageSize of [997, 1_000]) {
+  it("joins keyset pages and their pieces without losing or repeating a receiver, full or not", async () => {
+    // 997 leaves a partial last page and a partial last piece per page; 1000 divides 20,000, so the stream ends
+    // on an empty page; 50 in pieces of 7 ends each page on a short piece.
+    for (const [pageSize, pieceSize] of [
+      [997, 100],
+      [1_000, 100],
+      [50, 7],
+    ] as const) {
       const service = new PointsService(new PointsRepository(database), database, new ManualClock(), {
         pageSize,
+        pieceSize,
       });
       const text = await collect(await service.vaultByReceiver(BIG_VAULT));
       const records = PointsByReceiverListSchema.parse(JSON.parse(text));
