@@ -1,7 +1,9 @@
 // Pieces every suite's printed report states: the machine and the load other work put on it during the run,
-// a targets table, and latency cells.
+// a targets table, latency cells, and the route table of the suites that load routes with autocannon.
+import type { BenchDatabaseKind } from "../dataset/store.ts";
+import type { LoadResult } from "./load.ts";
 import { type MachineFacts, machineFacts } from "./machine.ts";
-import { formatNumber, markdownTable } from "./table.ts";
+import { formatBytes, formatNumber, markdownTable } from "./table.ts";
 
 export interface RunConditions {
   startedAt: string;
@@ -44,6 +46,18 @@ export function targetsTable(verdicts: readonly Verdict[]): string {
   );
 }
 
+/**
+ * A database's targets: the issue states them for PostgreSQL, so they are judged there and shown on PGlite for
+ * comparison. `note` goes before the colon (a condition the run did not meet, say).
+ */
+export function targetsSection(kind: BenchDatabaseKind, verdicts: readonly Verdict[], note = ""): string[] {
+  const judged =
+    kind === "postgres"
+      ? " (the issue's, judged on PostgreSQL)"
+      : " (stated for PostgreSQL; shown for comparison)";
+  return [`Targets${judged}${note}:`, "", targetsTable(verdicts)];
+}
+
 /** Milliseconds with one decimal (closed-loop figures); autocannon's whole milliseconds use `wholeMs`. */
 export function ms(value: number): string {
   return Number.isNaN(value) ? "–" : value.toFixed(1);
@@ -72,3 +86,65 @@ export function cpuCell(cpu: CpuPerRequest): string {
 export const CPU_NOTE =
   "CPU µs/req: CPU time per request of the answering process (server or baseline) / the PostgreSQL backends " +
   "serving it (– on PGlite, which runs inside the server) / the load generator.";
+
+/** A row of a route table: autocannon's figures and what the suite measured around them. */
+export interface RouteRow extends LoadResult {
+  label: string;
+  bodyBytes: number;
+  rssPeakMb: number;
+  loadAverage: number;
+  cpuMicrosPerRequest: CpuPerRequest;
+}
+
+/** A column of a route table: its header and how a row's cell reads. */
+export interface RouteColumn<Row> {
+  header: string;
+  cell: (row: Row) => string;
+}
+
+/**
+ * The columns of the route tables, each written one way in every suite's report. A suite lists the ones its
+ * table shows, in order: `routeTable(rows, [route, connections(2), requestsPerSecond, …])`.
+ */
+export const ROUTE_COLUMNS = {
+  /** The route, and how many answers failed when any did. */
+  route: {
+    header: "route",
+    cell: (row: RouteRow) =>
+      row.non2xx + row.errors > 0 ? `${row.label} (${row.non2xx} non-2xx, ${row.errors} errors)` : row.label,
+  },
+  /** The same for every row: the run's --connections. */
+  connections: (connections: number): RouteColumn<RouteRow> => ({
+    header: "conns",
+    cell: () => String(connections),
+  }),
+  requestsPerSecond: { header: "req/s", cell: (row: RouteRow) => formatNumber(row.requestsPerSecond) },
+  p50: { header: "p50 ms", cell: (row: RouteRow) => wholeMs(row.p50Ms) },
+  p99: { header: "p99 ms", cell: (row: RouteRow) => wholeMs(row.p99Ms) },
+  /** A throughput ratio, blank on rows it does not apply to (the baselines); `digits` suit its range. */
+  ratio: <Row>(
+    header: string,
+    ratio: (row: Row) => number | undefined,
+    digits: number,
+  ): RouteColumn<Row> => ({
+    header,
+    cell: (row) => ratio(row)?.toFixed(digits) ?? "",
+  }),
+  body: { header: "body", cell: (row: RouteRow) => formatBytes(row.bodyBytes) },
+  throughput: { header: "MB/s", cell: (row: RouteRow) => formatNumber(row.throughputMBps, 1) },
+  rssPeak: { header: "RSS peak MB", cell: (row: RouteRow) => formatNumber(row.rssPeakMb) },
+  cpu: { header: "CPU µs/req srv/db/gen", cell: (row: RouteRow) => cpuCell(row.cpuMicrosPerRequest) },
+  load: { header: "load", cell: (row: RouteRow) => String(row.loadAverage) },
+} as const;
+
+/** A route table, then the note its CPU column needs (every route table has one). */
+export function routeTable<Row extends RouteRow>(
+  rows: readonly Row[],
+  columns: ReadonlyArray<RouteColumn<Row>>,
+): string[] {
+  const table = markdownTable(
+    columns.map((column) => column.header),
+    rows.map((row) => columns.map((column) => column.cell(row))),
+  );
+  return [table, "", CPU_NOTE];
+}

@@ -3,16 +3,16 @@
 import type { BenchDatabaseKind } from "../dataset/store.ts";
 import type { LoadResult } from "../lib/load.ts";
 import {
-  CPU_NOTE,
   type CpuPerRequest,
-  cpuCell,
   machineLine,
+  ROUTE_COLUMNS,
   type RunConditions,
-  targetsTable,
+  routeTable,
+  targetsSection,
   type Verdict,
   wholeMs,
 } from "../lib/suite-report.ts";
-import { formatBytes, formatNumber, markdownTable } from "../lib/table.ts";
+import { formatNumber } from "../lib/table.ts";
 
 export const LIQUIDITY_TARGETS = { batchRatio: 0.02 } as const;
 
@@ -124,51 +124,29 @@ export function formatLiquidityReport(report: LiquidityReport): string {
 }
 
 function formatRun(run: LiquidityDatabaseRun, report: LiquidityReport): string[] {
-  const rows = run.routes.map((row) => {
-    const cpu = row.cpuMicrosPerRequest;
-    const failed = row.non2xx + row.errors > 0 ? ` (${row.non2xx} non-2xx, ${row.errors} errors)` : "";
-    return [
-      `${row.label}${failed}`,
-      String(report.connections),
-      formatNumber(row.requestsPerSecond),
-      wholeMs(row.p50Ms),
-      wholeMs(row.p99Ms),
-      row.ratioToBare === undefined ? "" : row.ratioToBare.toFixed(4),
-      formatBytes(row.bodyBytes),
-      formatNumber(row.rssPeakMb),
-      cpuCell(cpu),
-      String(row.loadAverage),
-    ];
-  });
+  const { route, connections, requestsPerSecond, p50, p99, ratio, body, rssPeak, cpu, load } = ROUTE_COLUMNS;
   return [
     `### ${run.databaseVersion}`,
     "",
-    markdownTable(
-      [
-        "route",
-        "conns",
-        "req/s",
-        "p50 ms",
-        "p99 ms",
-        "× bare",
-        "body",
-        "RSS peak MB",
-        "CPU µs/req srv/db/gen",
-        "load",
-      ],
-      rows,
-    ),
-    "",
-    CPU_NOTE,
+    ...routeTable(run.routes, [
+      route,
+      connections(report.connections),
+      requestsPerSecond,
+      p50,
+      p99,
+      ratio("× bare", (row) => row.ratioToBare, 4),
+      body,
+      rssPeak,
+      cpu,
+      load,
+    ]),
     "",
     `The first /liquidity-batch (cold: every adapter read for every token) took ${run.coldMs.toFixed(0)} ms, the ` +
       `second (warm) ${run.warmMs.toFixed(1)} ms; every token had ${solverRange(run.solversPerToken)} solvers ` +
       `with liquidity. Chain head ${run.head.before} before the first request ` +
       `and ${run.head.after} after the last. Baseline \`/bare\`: ${formatNumber(run.bareRequestsPerSecond)} req/s.`,
     "",
-    `Targets${run.kind === "postgres" ? " (the issue's, judged on PostgreSQL)" : " (stated for PostgreSQL; shown for comparison)"}:`,
-    "",
-    targetsTable(run.targets),
+    ...targetsSection(run.kind, run.targets),
   ];
 }
 

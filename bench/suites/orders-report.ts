@@ -6,16 +6,16 @@ import type { BenchDatabaseKind } from "../dataset/store.ts";
 import type { LoadResult } from "../lib/load.ts";
 import { rssAtShare, type StreamedDownload } from "../lib/stream-download.ts";
 import {
-  CPU_NOTE,
   type CpuPerRequest,
-  cpuCell,
   machineLine,
+  ROUTE_COLUMNS,
   type RunConditions,
-  targetsTable,
+  routeTable,
+  targetsSection,
   type Verdict,
   wholeMs,
 } from "../lib/suite-report.ts";
-import { formatBytes, formatNumber, markdownTable } from "../lib/table.ts";
+import { formatBytes, formatNumber } from "../lib/table.ts";
 import type { PageDiagnosis, PagePlan } from "./orders-diagnosis.ts";
 
 export const ORDERS_TARGETS = {
@@ -146,29 +146,13 @@ export function formatOrdersReport(report: OrdersReport): string {
 }
 
 function formatRun(run: OrdersDatabaseRun, report: OrdersReport): string[] {
+  const { route, connections, requestsPerSecond, p50, p99, ratio, body, throughput, rssPeak, cpu, load } =
+    ROUTE_COLUMNS;
   const { dataset, filled } = run;
   const statuses = Object.entries(dataset.byStatus)
     .sort((a, b) => b[1] - a[1])
     .map(([status, count]) => `${formatNumber(count)} ${status}`)
     .join(", ");
-  const rows = run.routes.map((row) => {
-    const cpu = row.cpuMicrosPerRequest;
-    const failed = row.non2xx + row.errors > 0 ? ` (${row.non2xx} non-2xx, ${row.errors} errors)` : "";
-    return [
-      `${row.label}${failed}`,
-      String(report.connections),
-      formatNumber(row.requestsPerSecond),
-      wholeMs(row.p50Ms),
-      wholeMs(row.p99Ms),
-      row.ratioToBare === undefined ? "" : row.ratioToBare.toFixed(3),
-      row.ratioToSameBytes === undefined ? "" : row.ratioToSameBytes.toFixed(2),
-      formatBytes(row.bodyBytes),
-      formatNumber(row.throughputMBps, 1),
-      formatNumber(row.rssPeakMb),
-      cpuCell(cpu),
-      String(row.loadAverage),
-    ];
-  });
   const quarter = (share: number) => formatNumber(rssAtShare(filled, share));
   const peak = Math.max(...filled.rss.map((sample) => sample.rssMb));
   const perOrder = (milliseconds: number | undefined) =>
@@ -193,25 +177,20 @@ function formatRun(run: OrdersDatabaseRun, report: OrdersReport): string[] {
       `Generated with SQL in ${dataset.generationSeconds} s (reused while its marker matches). Listed solver: ` +
       `\`${run.fixtures.solverId}\`.`,
     "",
-    markdownTable(
-      [
-        "route",
-        "conns",
-        "req/s",
-        "p50 ms",
-        "p99 ms",
-        "× bare",
-        "× same bytes",
-        "body",
-        "MB/s",
-        "RSS peak MB",
-        "CPU µs/req srv/db/gen",
-        "load",
-      ],
-      rows,
-    ),
-    "",
-    CPU_NOTE,
+    ...routeTable(run.routes, [
+      route,
+      connections(report.connections),
+      requestsPerSecond,
+      p50,
+      p99,
+      ratio("× bare", (row) => row.ratioToBare, 3),
+      ratio("× same bytes", (row) => row.ratioToSameBytes, 2),
+      body,
+      throughput,
+      rssPeak,
+      cpu,
+      load,
+    ]),
     "",
     `Streamed: ${filled.label}: ${filled.complete ? "" : `**incomplete: the ${filled.budgetSeconds} s budget ran out after** `}${formatNumber(filled.markers)} orders, ${formatBytes(filled.bytes)} in ` +
       `${(filled.totalMs / 1000).toFixed(1)} s = **${filled.megabytesPerSecond.toFixed(1)} MB/s** ` +
@@ -227,9 +206,7 @@ function formatRun(run: OrdersDatabaseRun, report: OrdersReport): string[] {
       `${formatNumber(run.sameBytesRequestsPerSecond)} req/s (means of the first and last runs). ` +
       `Server RSS idle ${formatNumber(run.serverIdleRssMb)} MB.`,
     "",
-    `Targets${run.kind === "postgres" ? " (the issue's, judged on PostgreSQL)" : " (stated for PostgreSQL; shown for comparison)"}:`,
-    "",
-    targetsTable(run.targets),
+    ...targetsSection(run.kind, run.targets),
   ];
 }
 

@@ -4,8 +4,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { type BenchDatabaseKind, benchDatabase } from "../dataset/store.ts";
-import { CPU_NOTE, cpuCell } from "../lib/suite-report.ts";
-import { formatBytes, formatNumber, markdownTable } from "../lib/table.ts";
+import { ROUTE_COLUMNS, type RouteColumn, routeTable, targetsTable } from "../lib/suite-report.ts";
+import { formatNumber } from "../lib/table.ts";
 import type { DatabaseRun, PartnerReport, RouteMeasurement } from "./partner.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -84,11 +84,11 @@ export function formatPartnerReport(report: PartnerReport): string {
 }
 
 function formatRun(run: DatabaseRun, pgliteScale: number): string[] {
+  const { route, p50, p99, ratio, body, throughput, rssPeak, cpu, load } = ROUTE_COLUMNS;
   const { dataset } = run;
   const types = dataset.pointsTypes
     .map((type) => `${type.name} (${type.decimals} decimals, current ${formatNumber(type.currentRows)} rows)`)
     .join(", ");
-  const rows = run.routes.map((row) => formatRow(row));
   return [
     `### ${run.databaseVersion}`,
     "",
@@ -107,25 +107,20 @@ function formatRun(run: DatabaseRun, pgliteScale: number): string[] {
       `receiver \`${dataset.receiver.address}\` (in ${dataset.receiver.vaults.length} vaults, all three types), ` +
       `totals block ${dataset.totalsBlock} (no snapshot there: the nearest of each type is used).`,
     "",
-    markdownTable(
-      [
-        "route",
-        "conns",
-        "req/s",
-        "p50 ms",
-        "p99 ms",
-        "× bare",
-        "× same bytes",
-        "body",
-        "MB/s",
-        "RSS peak MB",
-        "CPU µs/req srv/db/gen",
-        "load",
-      ],
-      rows,
-    ),
-    "",
-    CPU_NOTE,
+    ...routeTable(run.routes, [
+      route,
+      connections,
+      requestsPerSecond,
+      p50,
+      p99,
+      ratio("× bare", (row) => row.ratioToBare, 2),
+      ratio("× same bytes", (row) => row.ratioToSameBody, 2),
+      body,
+      throughput,
+      rssPeak,
+      cpu,
+      load,
+    ]),
     "",
     `Baselines: \`/bare\` ${formatNumber(run.bareRequestsPerSecond)} req/s, same bytes ` +
       `${formatNumber(run.sameBodyRequestsPerSecond)} req/s (means of the first and last runs). RSS of baseline rows ` +
@@ -134,36 +129,21 @@ function formatRun(run: DatabaseRun, pgliteScale: number): string[] {
     "",
     `Targets${run.kind === "postgres" ? " (the issue's, judged on PostgreSQL)" : " (stated for PostgreSQL; shown here for comparison)"}:`,
     "",
-    markdownTable(
-      ["target", "measured", "result"],
-      run.targets.map((verdict) => [verdict.target, verdict.measured, verdict.pass ? "pass" : "**FAIL**"]),
-    ),
+    targetsTable(run.targets),
   ];
 }
 
-function formatRow(row: RouteMeasurement): string[] {
-  const cpu = row.cpuMicrosPerRequest;
-  const failed = row.non2xx + row.errors > 0 ? ` (${row.non2xx} non-2xx, ${row.errors} errors)` : "";
-  return [
-    `${row.label}${failed}`,
-    String(row.connections),
-    formatNumber(row.requestsPerSecond, row.requestsPerSecond < 10 ? 2 : 0),
-    latency(row.p50Ms),
-    latency(row.p99Ms),
-    row.ratioToBare === undefined ? "" : row.ratioToBare.toFixed(2),
-    row.ratioToSameBody === undefined ? "" : row.ratioToSameBody.toFixed(2),
-    formatBytes(row.bodyBytes),
-    formatNumber(row.throughputMBps, 1),
-    formatNumber(row.rssPeakMb),
-    cpuCell(cpu),
-    String(row.loadAverage),
-  ];
-}
+/** The large vault's list runs at its own connections: each row says how many it had. */
+const connections: RouteColumn<RouteMeasurement> = {
+  header: "conns",
+  cell: (row) => String(row.connections),
+};
 
-/** autocannon's histogram counts whole milliseconds: 0 means under one. */
-function latency(milliseconds: number): string {
-  return milliseconds === 0 ? "<1" : String(milliseconds);
-}
+/** The large vault's list answers about one request a second: two decimals below ten. */
+const requestsPerSecond: RouteColumn<RouteMeasurement> = {
+  header: "req/s",
+  cell: (row) => formatNumber(row.requestsPerSecond, row.requestsPerSecond < 10 ? 2 : 0),
+};
 
 function memoryBreakdown(run: DatabaseRun): string {
   const memory = run.serverMemoryAtEnd;

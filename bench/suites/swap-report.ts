@@ -6,7 +6,7 @@ import {
   machineLine,
   ms,
   type RunConditions,
-  targetsTable,
+  targetsSection,
   type Verdict,
   wholeMs,
 } from "../lib/suite-report.ts";
@@ -175,9 +175,12 @@ function formatRun(run: SwapDatabaseRun, report: SwapReport): string[] {
       `lookup (\`listForToken\`, before any solver is asked) ${ms(run.decomposition.listDiscounts.p50Ms)} / ` +
       `${ms(run.decomposition.listDiscounts.p99Ms)} ms (p50 / p99).`,
     "",
-    `Targets${run.kind === "postgres" ? " (the issue's, judged on PostgreSQL)" : " (stated for PostgreSQL; shown for comparison)"}` +
-      `${report.connections === SWAP_TARGETS.connections ? "" : ` — **measured at ${report.connections} connections; the target is stated for ${SWAP_TARGETS.connections}**`}:`,
-    "",
-    targetsTable(run.targets),
+    ...targetsSection(
+      run.kind,
+      run.targets,
+      report.connections === SWAP_TARGETS.connections
+        ? ""
+        : ` — **measured at ${report.connections} connections; the target is stated for ${SWAP_TARGETS.connections}**`,
+    ),
   ];
 }
