@@ -2,8 +2,8 @@
 // warm per-block cache ≥ 0.02 × the bare route's throughput) and its printed report.
 import type { BenchDatabaseKind } from "../dataset/store.ts";
 import type { LoadResult } from "../lib/load.ts";
+import type { ResourceUse } from "../lib/measured-load.ts";
 import {
-  type CpuPerRequest,
   machineLine,
   ROUTE_COLUMNS,
   type RunConditions,
@@ -18,14 +18,10 @@ export const LIQUIDITY_TARGETS = { batchRatio: 0.02 } as const;
 
 export type LiquidityRouteRole = "bare" | "batch" | "single";
 
-export interface LiquidityRouteMeasurement extends LoadResult {
+export interface LiquidityRouteMeasurement extends LoadResult, ResourceUse {
   role: LiquidityRouteRole;
   label: string;
   bodyBytes: number;
-  rssStartMb: number;
-  rssPeakMb: number;
-  loadAverage: number;
-  cpuMicrosPerRequest: CpuPerRequest;
   ratioToBare?: number;
 }
 

@@ -7,11 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
 import { ownDatabase } from "../lib/bench-databases.ts";
-import { cpuDuring, processCpuMs } from "../lib/cpu.ts";
-import { runLoad } from "../lib/load.ts";
 import { loadAverage } from "../lib/machine.ts";
+import { meanRequestsPerSecond, measureLoad } from "../lib/measured-load.ts";
 import { openBackendProbe } from "../lib/pg-backends.ts";
-import { type RunningProcess, sampleRss, startBare } from "../lib/processes.ts";
+import { type RunningProcess, startBare } from "../lib/processes.ts";
 import { writeDeployment } from "../lib/sluice-deployment.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
 import { runConditions } from "../lib/suite-report.ts";
@@ -151,43 +150,16 @@ async function runOnDatabase(
       bodyBytes: number,
     ): Promise<LiquidityRouteMeasurement> => {
       log(`${kind}: ${label} (${options.connections} connections, ${options.durationSeconds} s)`);
-      const method = body === undefined ? "GET" : "POST";
-      await runLoad({ url, method, body, connections: options.connections, durationSeconds: WARMUP_SECONDS });
-      const loadAverageAtStart = loadAverage();
-      const rss = sampleRss(pid);
-      const serverCpuBefore = processCpuMs(pid);
-      const clientCpuBefore = process.cpuUsage();
-      const onServer = pid === serverPid && backends;
-      const { result, cpuMs: databaseCpuMs } = await cpuDuring(
-        async () => (onServer ? backends.pids() : []),
-        () =>
-          runLoad({
-            url,
-            method,
-            body,
-            connections: options.connections,
-            durationSeconds: options.durationSeconds,
-          }),
-      );
-      const serverCpuMs = processCpuMs(pid) - serverCpuBefore;
-      const clientCpu = process.cpuUsage(clientCpuBefore);
-      const memory = rss.stop();
-      const perRequest = (milliseconds: number) =>
-        result.total > 0 ? (milliseconds * 1000) / result.total : 0;
-      return {
-        ...result,
-        role,
-        label,
-        bodyBytes,
-        rssStartMb: memory.startMb,
-        rssPeakMb: memory.peakMb,
-        loadAverage: loadAverageAtStart,
-        cpuMicrosPerRequest: {
-          server: perRequest(serverCpuMs),
-          database: onServer ? perRequest(databaseCpuMs) : undefined,
-          client: perRequest((clientCpu.user + clientCpu.system) / 1000),
+      const { result, use } = await measureLoad(
+        { url, method: body === undefined ? "GET" : "POST", body, connections: options.connections },
+        {
+          warmupSeconds: WARMUP_SECONDS,
+          durationSeconds: options.durationSeconds,
+          pid,
+          backends: pid === serverPid ? backends : undefined,
         },
-      };
+      );
+      return { ...result, role, label, bodyBytes, ...use };
     };
     const bareUrl = `${bare.baseUrl}/bare`;
     const runBare = () => measure("bare", "bare Fastify /bare", bareUrl, bare.child.pid!, undefined, 38);
@@ -208,9 +180,7 @@ async function runOnDatabase(
     measured.push(await runBare());
     const headAfter = Number(await chain.publicClient.getBlockNumber());
 
-    const bareRuns = measured.filter((row) => row.role === "bare");
-    const bareRequestsPerSecond =
-      bareRuns.reduce((total, row) => total + row.requestsPerSecond, 0) / bareRuns.length;
+    const bareRequestsPerSecond = meanRequestsPerSecond(measured.filter((row) => row.role === "bare"));
     for (const row of measured) {
       if (row.role !== "bare") row.ratioToBare = row.requestsPerSecond / bareRequestsPerSecond;
     }

@@ -4,9 +4,9 @@
 import type { OrdersDatasetFacts } from "../dataset/orders-dataset.ts";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
 import type { LoadResult } from "../lib/load.ts";
+import type { ResourceUse } from "../lib/measured-load.ts";
 import { rssAtShare, type StreamedDownload } from "../lib/stream-download.ts";
 import {
-  type CpuPerRequest,
   machineLine,
   ROUTE_COLUMNS,
   type RunConditions,
@@ -30,16 +30,11 @@ export const ORDERS_TARGETS = {
 
 export type OrdersRouteRole = "bare" | "bare-body" | "open-by-solver" | "swapper" | "filled";
 
-export interface OrdersRouteMeasurement extends LoadResult {
+export interface OrdersRouteMeasurement extends LoadResult, ResourceUse {
   role: OrdersRouteRole;
   label: string;
   path: string;
   bodyBytes: number;
-  rssStartMb: number;
-  rssPeakMb: number;
-  loadAverage: number;
-  /** CPU time per request: the answering process, the PostgreSQL backends (PostgreSQL only), the load generator. */
-  cpuMicrosPerRequest: CpuPerRequest;
   ratioToBare?: number;
   /** Open orders only: req/s divided by plain Fastify answering a byte-identical copy of the body. */
   ratioToSameBytes?: number;

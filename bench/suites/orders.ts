@@ -19,10 +19,10 @@ import { type BenchChain, startBenchChain } from "../lib/bench-chain.ts";
 import { ownDatabase } from "../lib/bench-databases.ts";
 import { cpuDuring, processCpuMs } from "../lib/cpu.ts";
 import { fetchBody } from "../lib/http.ts";
-import { runLoad } from "../lib/load.ts";
 import { loadAverage } from "../lib/machine.ts";
+import { meanRequestsPerSecond, measureLoad } from "../lib/measured-load.ts";
 import { openBackendProbe } from "../lib/pg-backends.ts";
-import { type RunningProcess, rssMb, sampleRss, startBare } from "../lib/processes.ts";
+import { type RunningProcess, rssMb, startBare } from "../lib/processes.ts";
 import { writeDeployment } from "../lib/sluice-deployment.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
 import { downloadStream } from "../lib/stream-download.ts";
@@ -125,35 +125,22 @@ async function runOnDatabase(
       bodyBytes: number,
     ): Promise<OrdersRouteMeasurement> => {
       log(`${kind}: ${label} (${options.connections} connections, ${options.durationSeconds} s)`);
-      await runLoad({ url, connections: options.connections, durationSeconds: WARMUP_SECONDS });
-      const loadAverageAtStart = loadAverage();
-      const rss = sampleRss(pid);
-      const serverCpuBefore = processCpuMs(pid);
-      const clientCpuBefore = process.cpuUsage();
-      const onServer = pid === serverPid && backends;
-      const { result, cpuMs: databaseCpuMs } = await cpuDuring(
-        async () => (onServer ? backends.pids() : []),
-        () => runLoad({ url, connections: options.connections, durationSeconds: options.durationSeconds }),
+      const { result, use } = await measureLoad(
+        { url, connections: options.connections },
+        {
+          warmupSeconds: WARMUP_SECONDS,
+          durationSeconds: options.durationSeconds,
+          pid,
+          backends: pid === serverPid ? backends : undefined,
+        },
       );
-      const serverCpuMs = processCpuMs(pid) - serverCpuBefore;
-      const clientCpu = process.cpuUsage(clientCpuBefore);
-      const memory = rss.stop();
-      const perRequest = (milliseconds: number) =>
-        result.total > 0 ? (milliseconds * 1000) / result.total : 0;
       return {
         ...result,
         role,
         label,
         path: url.slice(url.indexOf("/", "http://".length)),
         bodyBytes,
-        rssStartMb: memory.startMb,
-        rssPeakMb: memory.peakMb,
-        loadAverage: loadAverageAtStart,
-        cpuMicrosPerRequest: {
-          server: perRequest(serverCpuMs),
-          database: onServer ? perRequest(databaseCpuMs) : undefined,
-          client: perRequest((clientCpu.user + clientCpu.system) / 1000),
-        },
+        ...use,
       };
     };
     const barePid = bare.child.pid!;
@@ -198,12 +185,9 @@ async function runOnDatabase(
     const downloadServerCpuMs = processCpuMs(serverPid) - serverCpuBefore;
 
     measured.push(await runBare(), await runSameBytes());
-    const mean = (role: OrdersRouteRole) => {
-      const rows = measured.filter((row) => row.role === role);
-      return rows.reduce((total, row) => total + row.requestsPerSecond, 0) / rows.length;
-    };
-    const bareRequestsPerSecond = mean("bare");
-    const sameBytesRequestsPerSecond = mean("bare-body");
+    const runsOf = (role: OrdersRouteRole) => measured.filter((row) => row.role === role);
+    const bareRequestsPerSecond = meanRequestsPerSecond(runsOf("bare"));
+    const sameBytesRequestsPerSecond = meanRequestsPerSecond(runsOf("bare-body"));
     for (const row of measured) {
       if (row.role === "bare" || row.role === "bare-body") continue;
       row.ratioToBare = row.requestsPerSecond / bareRequestsPerSecond;
