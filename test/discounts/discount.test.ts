@@ -1,7 +1,7 @@
 // POST /discount over HTTP on anvil, on PGlite and PostgreSQL: publish → served as a leg in /liquidity and /quote →
 // cancel (deadline 0) → no longer served; every rejection with its code and nothing stored; the expiry worker.
 import type { Hex } from "viem";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   liquidLaneAdapterAbi,
   testERC1271WalletAbi,
@@ -10,12 +10,11 @@ import {
 import { discountId as digestOf } from "../../src/chain/order.ts";
 import {
   deployContract,
-  deployWorkedExample,
   discountBody,
   SOLVER_IDS,
   send,
   useExampleSuite,
-  type WorkedExample,
+  useWorkedExample,
 } from "../liquidity/worked-example.ts";
 import { devAccount, useTestChain } from "../support/anvil.ts";
 import { databaseKinds } from "../support/db.ts";
@@ -23,15 +22,12 @@ import { quoteRequestBody } from "../support/orders.ts";
 import type { ScriptedSolver } from "../support/solver-server.ts";
 
 const chain = useTestChain();
-let example: WorkedExample;
-beforeAll(async () => {
-  example = await deployWorkedExample(chain);
-});
+const example = useWorkedExample(chain);
 
 const ONE_RWA = 10n ** 18n;
 
 describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
-  const suite = useExampleSuite(kind, chain, () => example);
+  const suite = useExampleSuite(kind, chain, example);
 
   const A4 = () => example.adapters.A4;
   const inAnHour = async () => Number(await chain.now()) + 3600;

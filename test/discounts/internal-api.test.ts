@@ -2,7 +2,7 @@
 // authentication, the live list, resolve, and an order filled on-chain through a discount leg with the resolved
 // signatures. Last, the real composition root (startService) mounts every route where it belongs.
 import { type Address, type Hex, recoverTypedDataAddress } from "viem";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { executorAbi, liquidLaneAdapterAbi, testERC20Abi } from "../../src/chain/abis.ts";
 import { adapterDomain, discountSwapTypes } from "../../src/chain/eip712.ts";
 import { decodeOrder, signRequest } from "../../src/chain/order.ts";
@@ -15,14 +15,13 @@ import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
 import { createSwapRuntime } from "../../src/swap/runtime.ts";
 import {
   createExampleApp,
-  deployWorkedExample,
   discountBody,
   exampleDeployment,
   exampleSolvers,
   SOLVER_IDS,
   send,
   useExampleSuite,
-  type WorkedExample,
+  useWorkedExample,
 } from "../liquidity/worked-example.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
@@ -30,10 +29,7 @@ import { approveReactor, requestFromSignatureData } from "../support/orders.ts";
 import { startScriptedSolver } from "../support/solver-server.ts";
 
 const chain = useTestChain();
-let example: WorkedExample;
-beforeAll(async () => {
-  example = await deployWorkedExample(chain);
-});
+const example = useWorkedExample(chain);
 
 const ONE_RWA = 10n ** 18n;
 const credentials = (solverId: string, secret = `secret-${solverId}`) => ({
@@ -42,7 +38,7 @@ const credentials = (solverId: string, secret = `secret-${solverId}`) => ({
 });
 
 describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
-  const suite = useExampleSuite(kind, chain, () => example);
+  const suite = useExampleSuite(kind, chain, example);
 
   async function publish(deadline?: number) {
     const signed = await discountBody(chain, example.adapters.A4, example.curator, {

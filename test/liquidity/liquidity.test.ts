@@ -1,6 +1,6 @@
 // POST /liquidity and POST /liquidity-batch over HTTP on anvil: the worked example of DESIGN.md §4 number for
 // number (with a live discount on A4 published through POST /discount), on PGlite and PostgreSQL.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { liquidLaneAdapterAbi } from "../../src/chain/abis.ts";
 import { INTERNAL_API_PREFIX, internalDiscountRoutes } from "../../src/discounts/internal-routes.ts";
 import { discountRoutes } from "../../src/discounts/routes.ts";
@@ -13,26 +13,22 @@ import { useTestChain } from "../support/anvil.ts";
 import { databaseKinds } from "../support/db.ts";
 import {
   createExampleApp,
-  deployWorkedExample,
   discountBody,
   exampleSolvers,
   RWA2_CAPACITY_ON_A2,
   SOLVER_IDS,
   send,
   useExampleSuite,
-  type WorkedExample,
+  useWorkedExample,
 } from "./worked-example.ts";
 
 const chain = useTestChain();
-let example: WorkedExample;
-beforeAll(async () => {
-  example = await deployWorkedExample(chain);
-});
+const example = useWorkedExample(chain);
 
 const { I1, I2, E1 } = SOLVER_IDS;
 
 describe.each(databaseKinds)("POST /liquidity and /liquidity-batch (%s)", (kind) => {
-  const suite = useExampleSuite(kind, chain, () => example);
+  const suite = useExampleSuite(kind, chain, example);
 
   /** The example's live discount on A4, signed by the curator and published through the API. */
   async function publishA4Discount(app = suite.subject) {

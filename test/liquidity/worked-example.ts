@@ -35,6 +35,7 @@ import { discountRequestBody } from "../../src/devnet/demo-discount.ts";
 import { devAccount, type TestChain } from "../support/anvil.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { clearDiscountStore } from "../support/discounts.ts";
+import { lateProxy } from "../support/late.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import {
   createSwapTestApp,
@@ -87,6 +88,18 @@ export async function deployContract(
   const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
   if (!receipt.contractAddress) throw new Error("deployment failed");
   return getAddress(receipt.contractAddress);
+}
+
+/**
+ * The example for the whole file, deployed in a `beforeAll` registered here (after useTestChain's, so before any
+ * snapshot): call it at the top of the file, next to useTestChain. Read it inside tests and hooks.
+ */
+export function useWorkedExample(chain: TestChain): WorkedExample {
+  let example: WorkedExample | undefined;
+  beforeAll(async () => {
+    example = await deployWorkedExample(chain);
+  });
+  return lateProxy(() => example, "the worked example is not deployed yet (use it inside tests or hooks)");
 }
 
 /** Deploys and configures the example on top of the core deployment (run once per file, before any snapshot). */
@@ -297,11 +310,7 @@ export interface ExampleSuite {
  * declining solvers, the app on the chain's head and the clock at the chain's time. Read the fields inside
  * tests and hooks (they are set in `beforeAll`).
  */
-export function useExampleSuite(
-  kind: DatabaseKind,
-  chain: TestChain,
-  example: () => WorkedExample,
-): ExampleSuite {
+export function useExampleSuite(kind: DatabaseKind, chain: TestChain, example: WorkedExample): ExampleSuite {
   const clock = new ManualClock(Date.now());
   let state: Omit<ExampleSuite, "clock"> | undefined;
   const ready = () => {
@@ -314,8 +323,8 @@ export function useExampleSuite(
     const solvers = { I1: I1!, I2: I2!, E1: E1! };
     const endpoints = { I1: I1!.url, I2: I2!.url, E1: E1!.url };
     const subject = await createExampleApp(chain, database, {
-      solvers: exampleSolvers(example(), endpoints),
-      example: example(),
+      solvers: exampleSolvers(example, endpoints),
+      example,
       clock,
     });
     state = { database, solvers, endpoints, subject };

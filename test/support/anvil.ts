@@ -16,6 +16,7 @@ import {
 } from "../../src/chain/client.ts";
 import { type AnvilInstance, type AnvilOptions, startAnvil } from "../../src/devnet/anvil.ts";
 import { type CoreDeployment, DEV_MNEMONIC, deployCoreContracts } from "../../src/devnet/deploy.ts";
+import { lateProxy } from "./late.ts";
 
 export const TEST_CHAIN_ID = 31337;
 
@@ -150,13 +151,7 @@ export function useTestChain(options: StartTestChainOptions = {}): TestChain {
   afterAll(async () => {
     await chain?.stop();
   });
-  return new Proxy({} as TestChain, {
-    get(_target, property) {
-      if (!chain) throw new Error("the test chain is not started yet (use it inside tests or hooks)");
-      const value = Reflect.get(chain, property, chain);
-      return typeof value === "function" ? value.bind(chain) : value;
-    },
-  });
+  return lateProxy(() => chain, "the test chain is not started yet (use it inside tests or hooks)");
 }
 
 /** A fresh random-looking address that holds no code (for "not an adapter" and similar cases). */
