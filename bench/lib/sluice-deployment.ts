@@ -5,9 +5,10 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Address, Hex } from "viem";
+import type { Address } from "viem";
 import { parseDeployment } from "../../src/deployment/load.ts";
 import type { Deployment, DeploymentInput } from "../../src/deployment/schema.ts";
+import type { BenchChain } from "./bench-chain.ts";
 
 export interface BenchSolverConfig {
   id: string;
@@ -34,8 +35,8 @@ export function writeDeployment(
   directory: string,
   input: Omit<DeploymentInput, "solvers"> & { solvers: readonly BenchSolverConfig[] },
   options: {
-    rpcUrl: string;
-    protocolSignerKey: Hex;
+    /** The chain the server reads (its RPC) and signs for (its protocol signer's key). */
+    chain: Pick<BenchChain, "rpcUrl" | "protocolSigner">;
     /** Secrets chosen beforehand (e.g. given to the solver servers before their endpoints were known). */
     secrets?: ReadonlyMap<string, string>;
   },
@@ -64,8 +65,8 @@ export function writeDeployment(
   const serveEnv: Record<string, string> = {
     DEPLOYMENT: "",
     DEPLOYMENT_FILE: file,
-    RPC_URLS: options.rpcUrl,
-    PROTOCOL_SIGNER_KEY: options.protocolSignerKey,
+    RPC_URLS: options.chain.rpcUrl,
+    PROTOCOL_SIGNER_KEY: options.chain.protocolSigner.privateKey,
   };
   for (const [id, secret] of secrets) serveEnv[secretEnvName(id)] = secret;
   return { deployment, file, serveEnv, secrets };

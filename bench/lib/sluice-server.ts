@@ -8,8 +8,10 @@ import { closeSync, openSync } from "node:fs";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import type { OwnDatabase } from "./bench-databases.ts";
 import type { RunningProcess } from "./processes.ts";
 import { serverNodeOptions } from "./server-node-options.ts";
+import type { WrittenDeployment } from "./sluice-deployment.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -69,6 +71,15 @@ export async function startSluiceServer(
   throw new Error(
     `sluice serve did not answer /health within ${READY_TIMEOUT_MS / 1000} s; see ${options.logFile}`,
   );
+}
+
+/** `sluice serve` as an operator runs it, on a file from sluice-deployment.ts, on a suite's own database. */
+export function serveDeployment(
+  database: Pick<OwnDatabase, "serveEnv">,
+  deployment: Pick<WrittenDeployment, "serveEnv">,
+  logFile: string,
+): Promise<RunningProcess> {
+  return startSluiceServer({ ...database.serveEnv, ...deployment.serveEnv }, { logFile });
 }
 
 async function freePort(): Promise<number> {

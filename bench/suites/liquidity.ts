@@ -12,7 +12,7 @@ import { meanRequestsPerSecond, measureLoad } from "../lib/measured-load.ts";
 import { openBackendProbe } from "../lib/pg-backends.ts";
 import { type RunningProcess, startBare } from "../lib/processes.ts";
 import { writeDeployment } from "../lib/sluice-deployment.ts";
-import { startSluiceServer } from "../lib/sluice-server.ts";
+import { serveDeployment } from "../lib/sluice-server.ts";
 import { runConditions } from "../lib/suite-report.ts";
 import {
   type LiquidityFixture,
@@ -114,17 +114,10 @@ async function runOnDatabase(
   const version = await database.version();
   const { chain } = fixture;
   const deployment = writeDeployment(scratch, liquidityDeploymentInput(fixture, { multicall: true }), {
-    rpcUrl: chain.rpcUrl,
-    protocolSignerKey: chain.protocolSigner.privateKey,
+    chain,
   });
   log(`${kind}: starting sluice serve on ${database.location}`);
-  const sluice = await startSluiceServer(
-    {
-      ...database.serveEnv,
-      ...deployment.serveEnv,
-    },
-    { logFile: join(scratch, `server-${kind}.log`) },
-  );
+  const sluice = await serveDeployment(database, deployment, join(scratch, `server-${kind}.log`));
   const serverPid = sluice.child.pid!;
   const backends = kind === "postgres" ? await openBackendProbe(database.serveEnv.DATABASE_URL!) : undefined;
   try {
@@ -220,17 +213,10 @@ async function deploylessCheck(
   const database = ownDatabase(kind, "liquidity");
   const { chain } = fixture;
   const deployment = writeDeployment(directory, liquidityDeploymentInput(fixture, { multicall: false }), {
-    rpcUrl: chain.rpcUrl,
-    protocolSignerKey: chain.protocolSigner.privateKey,
+    chain,
   });
   log(`${kind}: the same request without a Multicall3 (deployless reads, as on the devnet)`);
-  const sluice = await startSluiceServer(
-    {
-      ...database.serveEnv,
-      ...deployment.serveEnv,
-    },
-    { logFile: join(directory, "server.log") },
-  );
+  const sluice = await serveDeployment(database, deployment, join(directory, "server.log"));
   try {
     const body = JSON.stringify({ tokensIn: fixture.inputTokens.map((token) => token.address) });
     const answer = await post(`${sluice.baseUrl}/liquidity-batch`, body);

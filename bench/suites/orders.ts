@@ -24,7 +24,7 @@ import { meanRequestsPerSecond, measureLoad } from "../lib/measured-load.ts";
 import { openBackendProbe } from "../lib/pg-backends.ts";
 import { type RunningProcess, rssMb, startBare } from "../lib/processes.ts";
 import { writeDeployment } from "../lib/sluice-deployment.ts";
-import { startSluiceServer } from "../lib/sluice-server.ts";
+import { serveDeployment } from "../lib/sluice-server.ts";
 import { downloadStream } from "../lib/stream-download.ts";
 import { runConditions } from "../lib/suite-report.ts";
 import { ensureOrdersDataset } from "./orders-dataset.ts";
@@ -91,18 +91,9 @@ async function runOnDatabase(
   const database = ownDatabase(kind, ORDERS_DATABASE);
   const version = await database.version();
   await bindToChain(kind, chain);
-  const deployment = writeDeployment(scratch, deploymentInput(chain), {
-    rpcUrl: chain.rpcUrl,
-    protocolSignerKey: chain.protocolSigner.privateKey,
-  });
+  const deployment = writeDeployment(scratch, deploymentInput(chain), { chain });
   log(`${kind}: starting sluice serve on ${database.location}`);
-  const sluice = await startSluiceServer(
-    {
-      ...database.serveEnv,
-      ...deployment.serveEnv,
-    },
-    { logFile: join(scratch, `server-${kind}.log`) },
-  );
+  const sluice = await serveDeployment(database, deployment, join(scratch, `server-${kind}.log`));
   const serverPid = sluice.child.pid!;
   const serverIdleRssMb = rssMb(serverPid);
   const backends = kind === "postgres" ? await openBackendProbe(database.serveEnv.DATABASE_URL!) : undefined;

@@ -19,7 +19,7 @@ import { loadAverage } from "../lib/machine.ts";
 import { type RunningProcess, sampleRss, startBare } from "../lib/processes.ts";
 import { type ScriptProcess, startScript } from "../lib/script-process.ts";
 import { type WrittenDeployment, writeDeployment } from "../lib/sluice-deployment.ts";
-import { startSluiceServer } from "../lib/sluice-server.ts";
+import { serveDeployment } from "../lib/sluice-server.ts";
 import { SLOWEST_DELAY_MS, SOLVER_DELAYS_MS } from "../lib/solver-delays.ts";
 import { runConditions } from "../lib/suite-report.ts";
 import { decomposeQuote } from "./swap-decomposition.ts";
@@ -105,7 +105,7 @@ async function startFixture(chain: BenchChain, scratch: string): Promise<SwapFix
           internal: index % 2 === 0,
         })),
       ),
-      { rpcUrl: chain.rpcUrl, protocolSignerKey: chain.protocolSigner.privateKey, secrets },
+      { chain, secrets },
     );
     return { deployment, solvers };
   } catch (error) {
@@ -175,13 +175,7 @@ async function runOnDatabase(
   await (await database.open()).close();
   const version = await database.version();
   log(`${kind}: starting sluice serve on ${database.location}`);
-  const sluice = await startSluiceServer(
-    {
-      ...database.serveEnv,
-      ...deployment.serveEnv,
-    },
-    { logFile: join(scratch, `server-${kind}.log`) },
-  );
+  const sluice = await serveDeployment(database, deployment, join(scratch, `server-${kind}.log`));
   try {
     const quoteUrl = `${sluice.baseUrl}/quote`;
     const check = await postJson(quoteUrl, body);
