@@ -1,5 +1,5 @@
 // Creates real orders through the swap API (scripted solver, swapper signature) and fills them on-chain the way a
-// solver does, for the indexer and lifecycle tests.
+// solver does, for the indexer and lifecycle tests; the swapper's tRWA approval and token balances on the way.
 import type { Address, Hex, LocalAccount } from "viem";
 import { maxUint256 } from "viem";
 import { executorAbi, testERC20Abi } from "../../src/chain/abis.ts";
@@ -43,6 +43,16 @@ export async function approveReactor(
     args: [chain.core.reactor, amount],
   });
   await chain.publicClient.waitForTransactionReceipt({ hash });
+}
+
+/** `owner`'s balance of the ERC-20 `token` on the test chain. */
+export function tokenBalance(chain: TestChain, token: Address, owner: Address): Promise<bigint> {
+  return chain.publicClient.readContract({
+    address: token,
+    abi: testERC20Abi,
+    functionName: "balanceOf",
+    args: [owner],
+  });
 }
 
 /** A POST /quote body: tRWA → tUSD on the test chain, exact input, one output to the swapper. */

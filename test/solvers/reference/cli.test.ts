@@ -1,7 +1,6 @@
 // The solver's config file (validation names the field and the reason; secrets come from the variables it names)
 // and `sluice solver --config <file>` as a real process on anvil: it serves quotes, logs JSON, and stops on SIGTERM.
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +13,7 @@ import {
   readSolverSecrets,
 } from "../../../src/solvers/reference/config.ts";
 import { useTestChain } from "../../support/anvil.ts";
-import { SOLVER_SECRET, solverKey } from "./support.ts";
+import { postSolverQuote, SOLVER_SECRET, solverKey, solverQuoteRequest } from "./support.ts";
 
 const BIN = fileURLToPath(new URL("../../../bin/sluice.mjs", import.meta.url));
 const REPO = fileURLToPath(new URL("../../..", import.meta.url));
@@ -189,32 +188,18 @@ describe("sluice solver --config", () => {
     try {
       const url = await listeningUrl(run.child);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/rfq$/);
-      const response = await fetch(`${url}/quote`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-rfq-shared-secret": SOLVER_SECRET },
-        body: JSON.stringify({
-          requestId: randomUUID(),
-          quoteId: randomUUID(),
-          tokenInChainId: chain.chainId,
-          tokenOutChainId: chain.chainId,
-          swapper: chain.accounts.swapper.address,
-          tokenIn: chain.core.tokens.rwa,
-          tokenOut: chain.core.tokens.usd,
-          amount: (10n ** 18n).toString(),
-          type: "EXACT_INPUT",
-          protocol: "v1",
-          numOutputs: 1,
-          adapters: [
-            {
-              adapter: chain.core.adapters.usd,
-              asset: chain.core.tokens.usd,
-              assetDecimals: 6,
-              maxAssets: "1000000000000",
-              maxRate: "999500000000000000",
-            },
-          ],
-        }),
-      });
+      const response = await postSolverQuote(
+        url,
+        solverQuoteRequest(chain, 10n ** 18n, [
+          {
+            adapter: chain.core.adapters.usd,
+            asset: chain.core.tokens.usd,
+            assetDecimals: 6,
+            maxAssets: "1000000000000",
+            maxRate: "999500000000000000",
+          },
+        ]),
+      );
       expect(response.status).toBe(200);
       // 0.9995 tUSD less one unit, less 10 bps.
       expect(((await response.json()) as { amountOut: string }).amountOut).toBe(

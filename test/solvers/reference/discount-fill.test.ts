@@ -4,15 +4,13 @@
 // quotes, signs and posts; the solver learns it won, resolves the discount and fills through the adapter's discount
 // swap: alone, or split with a direct leg once the discount leg's capacity is used up. An external solver never
 // calls the internal API, and an internal one that cannot reach it skips the discount leg instead of guessing.
-import { randomUUID } from "node:crypto";
-import { type Address, decodeFunctionData, type Hex, maxUint256, parseEventLogs } from "viem";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Address, decodeFunctionData, type Hex, parseEventLogs } from "viem";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   executorAbi,
   liquidLaneAdapterAbi,
   liquidLaneAdapterViewAbi,
   reactorAbi,
-  testERC20Abi,
 } from "../../../src/chain/abis.ts";
 import { hashOrder } from "../../../src/chain/order.ts";
 import { ManualClock } from "../../../src/clock.ts";
@@ -27,6 +25,7 @@ import {
 import { discountBody } from "../../liquidity/worked-example.ts";
 import { devAccount, useTestChain } from "../../support/anvil.ts";
 import { createTestDatabase } from "../../support/db.ts";
+import { approveReactor, tokenBalance } from "../../support/orders.ts";
 import {
   type CapturedLogs,
   captureLogs,
@@ -36,12 +35,16 @@ import {
   type LateListener,
   type LogEntry,
   placeOrder,
+  postSolverQuote,
   retireOpenOrders,
   SOLVER_ID,
   SOLVER_SECRET,
+  type SolverQuoteLeg,
   solverConfig,
   solverKey,
+  solverQuoteRequest,
   startLateListener,
+  useCleanups,
 } from "./support.ts";
 
 const RWA = 10n ** 18n;
@@ -65,13 +68,7 @@ let database: Database;
 
 beforeAll(async () => {
   database = await createTestDatabase("pglite");
-  const hash = await chain.wallet(chain.accounts.swapper).writeContract({
-    address: chain.core.tokens.rwa,
-    abi: testERC20Abi,
-    functionName: "approve",
-    args: [chain.core.reactor, maxUint256],
-  });
-  await chain.publicClient.waitForTransactionReceipt({ hash });
+  await approveReactor(chain, chain.accounts.swapper);
   discountAdapter = await deploySecondUsdAdapter(chain, {
     oraclePrice: ORACLE_PRICE,
     limit: DISCOUNT_LIMIT,
@@ -83,14 +80,10 @@ afterAll(async () => {
   await database?.close();
 });
 
-const cleanups: Array<() => Promise<void>> = [];
+const cleanups = useCleanups();
 beforeEach(async () => {
   await database.query("delete from discounts");
   await database.query("delete from discount_cancels");
-});
-afterEach(async () => {
-  // Stopped before the chain is reverted (the file's afterEach runs after this one).
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 interface Flow {
@@ -104,7 +97,7 @@ interface Flow {
 async function startFlow(kind: "internal" | "external"): Promise<Flow> {
   const internal = kind === "internal";
   const listener = await startLateListener();
-  cleanups.push(() => listener.close());
+  cleanups.add(() => listener.close());
   const logs = captureLogs();
   const solver = await startReferenceSolver(
     solverConfig(chain, {
@@ -115,7 +108,7 @@ async function startFlow(kind: "internal" | "external"): Promise<Flow> {
     }),
     { sharedSecret: SOLVER_SECRET, privateKey: solverKey(), logger: logs.logger },
   );
-  cleanups.push(() => solver.stop());
+  cleanups.add(() => solver.stop());
   const subject = await createDiscountSwapApp(chain, database, {
     clock: new ManualClock(Number(await chain.now()) * 1000),
     solvers: [
@@ -133,7 +126,7 @@ async function startFlow(kind: "internal" | "external"): Promise<Flow> {
       })),
     },
   });
-  cleanups.push(async () => {
+  cleanups.add(async () => {
     await retireOpenOrders(subject.app, database);
     await subject.close();
   });
@@ -152,14 +145,7 @@ async function publishDiscount(flow: Flow): Promise<{ discountId: Hex; nonce: bi
   return { discountId: response.json().discountId as Hex, nonce: discount.nonce };
 }
 
-function balanceOf(token: Address, owner: Address): Promise<bigint> {
-  return chain.publicClient.readContract({
-    address: token,
-    abi: testERC20Abi,
-    functionName: "balanceOf",
-    args: [owner],
-  });
-}
+const balanceOf = (token: Address, owner: Address) => tokenBalance(chain, token, owner);
 
 function discountNonceUsed(nonce: bigint): Promise<boolean> {
   return chain.publicClient.readContract({
@@ -187,6 +173,16 @@ async function decodedFill(txHash: Hex) {
   const tx = await chain.publicClient.getTransaction({ hash: txHash });
   return decodeFunctionData({ abi: executorAbi, data: tx.input });
 }
+
+/** The discount adapter's whole capacity as the leg Sluice sends for discount `discountId`. */
+const discountLeg = (discountId: string): SolverQuoteLeg => ({
+  adapter: discountAdapter,
+  asset: chain.core.tokens.usd,
+  assetDecimals: 6,
+  maxAssets: DISCOUNT_LIMIT.toString(),
+  maxRate: DISCOUNT_RATE.toString(),
+  discountId,
+});
 
 const internalCalls = (listener: LateListener) =>
   listener.requests.filter((request) => request.includes("/api-internal/"));
@@ -353,34 +349,8 @@ describe("reference solver as an internal solver: discount legs", () => {
     const flow = await startFlow("internal");
     await publishDiscount(flow);
     const unknownId = `0x${"ab".repeat(32)}`;
-    const body = {
-      requestId: randomUUID(),
-      quoteId: randomUUID(),
-      tokenInChainId: chain.chainId,
-      tokenOutChainId: chain.chainId,
-      swapper: chain.accounts.swapper.address,
-      tokenIn: chain.core.tokens.rwa,
-      tokenOut: chain.core.tokens.usd,
-      amount: (10n * RWA).toString(),
-      type: "EXACT_INPUT",
-      protocol: "v1",
-      numOutputs: 1,
-      adapters: [
-        {
-          adapter: discountAdapter,
-          asset: chain.core.tokens.usd,
-          assetDecimals: 6,
-          maxAssets: DISCOUNT_LIMIT.toString(),
-          maxRate: DISCOUNT_RATE.toString(),
-          discountId: unknownId,
-        },
-      ],
-    };
-    const response = await fetch(`${flow.solver.url}/quote`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-rfq-shared-secret": SOLVER_SECRET },
-      body: JSON.stringify(body),
-    });
+    const body = solverQuoteRequest(chain, 10n * RWA, [discountLeg(unknownId)]);
+    const response = await postSolverQuote(flow.solver.url, body);
     expect(response.status).toBe(204);
     const skipped = await flow.logs.waitFor(
       (e) => e.msg === "discount leg skipped: not a live discount" && e.quoteId === body.quoteId,
@@ -406,33 +376,10 @@ describe("reference solver as an external solver", () => {
     expect((await decodedFill(fill.txHash as Hex)).args).toHaveLength(4);
 
     // Sent a discount leg anyway (the live one), it declines it without asking Sluice about it.
-    const response = await fetch(`${flow.solver.url}/quote`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-rfq-shared-secret": SOLVER_SECRET },
-      body: JSON.stringify({
-        requestId: randomUUID(),
-        quoteId: randomUUID(),
-        tokenInChainId: chain.chainId,
-        tokenOutChainId: chain.chainId,
-        swapper: chain.accounts.swapper.address,
-        tokenIn: chain.core.tokens.rwa,
-        tokenOut: chain.core.tokens.usd,
-        amount: amountIn.toString(),
-        type: "EXACT_INPUT",
-        protocol: "v1",
-        numOutputs: 1,
-        adapters: [
-          {
-            adapter: discountAdapter,
-            asset: chain.core.tokens.usd,
-            assetDecimals: 6,
-            maxAssets: DISCOUNT_LIMIT.toString(),
-            maxRate: DISCOUNT_RATE.toString(),
-            discountId,
-          },
-        ],
-      }),
-    });
+    const response = await postSolverQuote(
+      flow.solver.url,
+      solverQuoteRequest(chain, amountIn, [discountLeg(discountId)]),
+    );
     expect(response.status).toBe(204);
     expect(internalCalls(flow.listener)).toEqual([]);
     expect(await discountNonceUsed(nonce)).toBe(false);

@@ -4,8 +4,8 @@
 // invalidated are skipped, and a solver restarted while its fill is in flight does not send it again.
 // The API status of a filled order is the indexer's business: these tests assert on-chain effects.
 import { type Address, type Hex, maxUint256, parseEventLogs } from "viem";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { liquidLaneAdapterViewAbi, reactorAbi, testERC20Abi } from "../../../src/chain/abis.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { liquidLaneAdapterViewAbi, reactorAbi } from "../../../src/chain/abis.ts";
 import { hashOrder } from "../../../src/chain/order.ts";
 import { ManualClock } from "../../../src/clock.ts";
 import type { Database } from "../../../src/db/client.ts";
@@ -14,7 +14,7 @@ import { type ReferenceSolver, startReferenceSolver } from "../../../src/solvers
 import { withMargin } from "../../../src/solvers/reference/pricing.ts";
 import { useTestChain } from "../../support/anvil.ts";
 import { createTestDatabase } from "../../support/db.ts";
-import { quoteRequestBody } from "../../support/orders.ts";
+import { approveReactor, quoteRequestBody, tokenBalance } from "../../support/orders.ts";
 import { createSwapTestApp } from "../../support/swap.ts";
 import {
   type CapturedLogs,
@@ -29,6 +29,7 @@ import {
   solverConfig,
   solverKey,
   startLateListener,
+  useCleanups,
 } from "./support.ts";
 
 const RWA = 10n ** 18n;
@@ -42,15 +43,8 @@ let database: Database;
 
 beforeAll(async () => {
   database = await createTestDatabase("pglite");
-  for (const swapper of [chain.accounts.swapper, chain.accounts.swapper2]) {
-    const hash = await chain.wallet(swapper).writeContract({
-      address: chain.core.tokens.rwa,
-      abi: testERC20Abi,
-      functionName: "approve",
-      args: [chain.core.reactor, maxUint256],
-    });
-    await chain.publicClient.waitForTransactionReceipt({ hash });
-  }
+  for (const swapper of [chain.accounts.swapper, chain.accounts.swapper2])
+    await approveReactor(chain, swapper);
   // A better rate (1.002 before the min discount) but only 300 tUSD to release: the best leg until it is full.
   secondAdapter = await deploySecondUsdAdapter(chain, {
     oraclePrice: 1_002n * 10n ** 15n,
@@ -71,11 +65,7 @@ interface Flow {
   logs: CapturedLogs;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  // Stopped before the chain is reverted (the file's afterEach runs after this one).
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 function adapters(): Address[] {
   return [chain.core.adapters.usd, chain.core.adapters.usdt, secondAdapter];
@@ -88,7 +78,7 @@ async function startSolver(apiUrl: string): Promise<{ solver: ReferenceSolver; l
     { sharedSecret: SOLVER_SECRET, privateKey: solverKey(), logger: logs.logger },
   );
   let stopped = false;
-  cleanups.push(async () => {
+  cleanups.add(async () => {
     if (!stopped) await solver.stop();
   });
   return {
@@ -106,7 +96,7 @@ async function startSolver(apiUrl: string): Promise<{ solver: ReferenceSolver; l
 /** A Sluice swap server on the file's database with the reference solver as its one solver. */
 async function startFlow(): Promise<Flow> {
   const listener = await startLateListener();
-  cleanups.push(() => listener.close());
+  cleanups.add(() => listener.close());
   const { solver, logs } = await startSolver(`${listener.url}/api/v1`);
   const clock = new ManualClock(Number(await chain.now()) * 1000);
   const { app } = await createSwapTestApp(chain, database, {
@@ -116,7 +106,7 @@ async function startFlow(): Promise<Flow> {
     ],
     deployment: { adapters: adapters().map((address) => ({ address })) },
   });
-  cleanups.push(async () => {
+  cleanups.add(async () => {
     await retireOpenOrders(app, database);
     await app.close();
   });
@@ -124,14 +114,7 @@ async function startFlow(): Promise<Flow> {
   return { app, listener, clock, solver, logs };
 }
 
-function balanceOf(token: Address, owner: Address): Promise<bigint> {
-  return chain.publicClient.readContract({
-    address: token,
-    abi: testERC20Abi,
-    functionName: "balanceOf",
-    args: [owner],
-  });
-}
+const balanceOf = (token: Address, owner: Address) => tokenBalance(chain, token, owner);
 
 function solverNonce(): Promise<number> {
   return chain.publicClient.getTransactionCount({
@@ -290,15 +273,7 @@ describe("reference solver on anvil with a Sluice swap server", () => {
     const flow = await startFlow();
     const swapper = chain.accounts.swapper2;
     const nonceBefore = await solverNonce();
-    const approve = async (amount: bigint) => {
-      const hash = await chain.wallet(swapper).writeContract({
-        address: chain.core.tokens.rwa,
-        abi: testERC20Abi,
-        functionName: "approve",
-        args: [chain.core.reactor, amount],
-      });
-      await chain.publicClient.waitForTransactionReceipt({ hash });
-    };
+    const approve = (amount: bigint) => approveReactor(chain, swapper, amount);
     flow.listener.holdOrders(true);
     const placed = await placeOrder(chain, flow.app, 10n * RWA, swapper);
     await approve(0n);

@@ -1,7 +1,6 @@
 // The reference solver's side of the solver protocol over real HTTP, priced against anvil with the project's
 // contracts: the shared secret (401), schema violations (422), declines (204), the echoed quote with its own
 // Executor as filler (200), the base path kept, and Sluice's own solver client accepting the answer.
-import { randomUUID } from "node:crypto";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liquidLaneAdapterAbi } from "../../../src/chain/abis.ts";
@@ -16,6 +15,7 @@ import {
   SOLVER_SECRET,
   solverConfig,
   solverKey,
+  solverQuoteRequest,
 } from "./support.ts";
 
 const RWA = 10n ** 18n;
@@ -42,18 +42,7 @@ afterAll(async () => {
 function quoteRequest(overrides: Record<string, unknown> = {}) {
   const { core } = chain;
   return {
-    requestId: randomUUID(),
-    quoteId: randomUUID(),
-    tokenInChainId: chain.chainId,
-    tokenOutChainId: chain.chainId,
-    swapper: chain.accounts.swapper.address,
-    tokenIn: core.tokens.rwa,
-    tokenOut: core.tokens.usd,
-    amount: (1000n * RWA).toString(),
-    type: "EXACT_INPUT",
-    protocol: "v1",
-    numOutputs: 1,
-    adapters: [
+    ...solverQuoteRequest(chain, 1000n * RWA, [
       {
         adapter: core.adapters.usd,
         asset: core.tokens.usd,
@@ -61,7 +50,7 @@ function quoteRequest(overrides: Record<string, unknown> = {}) {
         maxAssets: (1_000_000n * USD).toString(),
         maxRate: CHAIN_RATE.toString(),
       },
-    ],
+    ]),
     ...overrides,
   };
 }

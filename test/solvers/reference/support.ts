@@ -1,14 +1,16 @@
-// Helpers of the reference solver's tests: its config on a test chain, its logs captured as JSON (the tests wait
-// on what it reports instead of sleeping), a listener that lets Sluice and the solver learn each other's URL, a
-// second tUSD adapter so a fill can split over two legs, and a Sluice server with the discount routes (public and
-// internal) for the discount-leg fills.
+// Helpers of the reference solver's tests: its config on a test chain, a quote request posted to it as Sluice does,
+// its logs captured as JSON (the tests wait on what it reports instead of sleeping), per-test cleanups, a listener
+// that lets Sluice and the solver learn each other's URL, a second tUSD adapter so a fill can split over two legs,
+// and a Sluice server with the discount routes (public and internal) for the discount-leg fills.
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { type Logger, pino } from "pino";
 import { type Address, encodeAbiParameters, type Hex, type LocalAccount, parseEventLogs } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
+import type { z } from "zod";
 import {
   adapterFactoryAbi,
   liquidLaneAdapterAbi,
@@ -16,7 +18,7 @@ import {
   testVaultAbi,
   testVaultBytecode,
 } from "../../../src/chain/abis.ts";
-import { type Request, signRequest } from "../../../src/chain/order.ts";
+import { signRequest } from "../../../src/chain/order.ts";
 import type { Clock } from "../../../src/clock.ts";
 import type { Database } from "../../../src/db/client.ts";
 import type { Deployment } from "../../../src/deployment/schema.ts";
@@ -25,6 +27,7 @@ import { INTERNAL_API_PREFIX } from "../../../src/discounts/internal-routes.ts";
 import type { App } from "../../../src/http/server.ts";
 import { OrderRepository } from "../../../src/orders/repository.ts";
 import { OrdersResponseSchema } from "../../../src/orders/schemas.ts";
+import { SHARED_SECRET_HEADER, type SolverLegSchema } from "../../../src/solvers/protocol.ts";
 import {
   parseSolverConfig,
   type ReferenceSolverConfig,
@@ -32,7 +35,7 @@ import {
 } from "../../../src/solvers/reference/config.ts";
 import { QuoteResponseSchema } from "../../../src/swap/schemas.ts";
 import type { TestChain } from "../../support/anvil.ts";
-import { quoteRequestBody } from "../../support/orders.ts";
+import { quoteRequestBody, requestFromSignatureData } from "../../support/orders.ts";
 import { createSwapTestApp, type SwapTestApp, type TestSolver } from "../../support/swap.ts";
 
 export const SOLVER_ID = "sluice_alpha";
@@ -66,6 +69,55 @@ export function solverKey(): Hex {
   const key = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 2 }).getHdKey().privateKey;
   if (!key) throw new Error("no private key");
   return `0x${Buffer.from(key).toString("hex")}`;
+}
+
+/** One adapter leg of a solver quote request, as JSON. */
+export type SolverQuoteLeg = z.input<typeof SolverLegSchema>;
+
+/**
+ * A solver-protocol quote request as Sluice posts it to `{endpoint}/quote`: `amount` tRWA → tUSD (exact input, one
+ * output) for the test swapper over `adapters`, with fresh request and quote ids.
+ */
+export function solverQuoteRequest(chain: TestChain, amount: bigint, adapters: SolverQuoteLeg[]) {
+  return {
+    requestId: randomUUID(),
+    quoteId: randomUUID(),
+    tokenInChainId: chain.chainId,
+    tokenOutChainId: chain.chainId,
+    swapper: chain.accounts.swapper.address,
+    tokenIn: chain.core.tokens.rwa,
+    tokenOut: chain.core.tokens.usd,
+    amount: amount.toString(),
+    type: "EXACT_INPUT",
+    protocol: "v1",
+    numOutputs: 1,
+    adapters,
+  };
+}
+
+/** POSTs `body` to the solver's `{solverUrl}/quote` with the shared secret, as Sluice does. */
+export function postSolverQuote(solverUrl: string, body: object, secret = SOLVER_SECRET): Promise<Response> {
+  return fetch(`${solverUrl}/quote`, {
+    method: "POST",
+    headers: { "content-type": "application/json", [SHARED_SECRET_HEADER]: secret },
+    body: JSON.stringify(body),
+  });
+}
+
+/**
+ * What each test starts (listeners, solvers, servers), stopped after it, last first. Call it after useTestChain:
+ * its afterEach then runs before the chain is reverted, so nothing still running sees the revert.
+ */
+export function useCleanups(): { add(cleanup: () => Promise<void>): void } {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return {
+    add(cleanup) {
+      cleanups.push(cleanup);
+    },
+  };
 }
 
 export type LogEntry = Record<string, unknown> & { msg?: string; level: number };
@@ -329,19 +381,7 @@ export async function placeOrder(
   expect(quote.statusCode, quote.body).toBe(200);
   const entry = QuoteResponseSchema.parse(quote.json()).quotes[0]!;
   expect(entry.solver.id).toBe(SOLVER_ID);
-  const v = entry.signatureData.value;
-  const request: Request = {
-    tokenIn: v.tokenIn as Address,
-    amountIn: BigInt(v.amountIn),
-    outputs: v.outputs.map((o) => ({
-      token: o.token as Address,
-      amount: BigInt(o.amount),
-      recipient: o.recipient as Address,
-    })),
-    deadline: BigInt(v.deadline),
-    nonce: BigInt(v.nonce),
-    protocol: v.protocol as Address,
-  };
+  const request = requestFromSignatureData(entry.signatureData.value);
   const signature = await signRequest(
     swapper,
     { chainId: chain.chainId, reactor: chain.core.reactor },
