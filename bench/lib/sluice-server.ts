@@ -8,7 +8,7 @@ import { closeSync, openSync } from "node:fs";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import type { OwnDatabase } from "./bench-databases.ts";
+import type { BenchDatabase } from "./bench-databases.ts";
 import type { RunningProcess } from "./processes.ts";
 import { serverNodeOptions } from "./server-node-options.ts";
 import type { WrittenDeployment } from "./sluice-deployment.ts";
@@ -75,7 +75,7 @@ export async function startSluiceServer(
 
 /** `sluice serve` as an operator runs it, on a file from sluice-deployment.ts, on a suite's own database. */
 export function serveDeployment(
-  database: Pick<OwnDatabase, "serveEnv">,
+  database: Pick<BenchDatabase, "serveEnv">,
   deployment: Pick<WrittenDeployment, "serveEnv">,
   logFile: string,
 ): Promise<RunningProcess> {

@@ -1,31 +1,14 @@
 // The partner suite's printed report (Markdown, pasted as is into bench/README.md): the machine and its
 // load, the load generator's settings, the dataset and fixtures, one table per database, and the targets.
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { type BenchDatabaseKind, benchDatabase } from "../dataset/store.ts";
+import { openBackendProbe } from "../lib/pg-backends.ts";
 import { ROUTE_COLUMNS, type RouteColumn, routeTable, targetsTable } from "../lib/suite-report.ts";
 import { formatNumber } from "../lib/table.ts";
 import type { DatabaseRun, PartnerReport, RouteMeasurement } from "./partner.ts";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-
-export async function databaseVersion(kind: BenchDatabaseKind): Promise<string> {
-  if (kind === "pglite") {
-    const manifest = JSON.parse(
-      readFileSync(`${ROOT}node_modules/@electric-sql/pglite/package.json`, "utf8"),
-    ) as { version: string };
-    return `PGlite ${manifest.version} (in the server's process)`;
-  }
-  const url = benchDatabase("postgres").serveEnv.DATABASE_URL!;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const result = await client.query<{ server_version: string }>("show server_version");
-    return `PostgreSQL ${result.rows[0]?.server_version ?? "?"} (${new URL(url).host}${new URL(url).pathname})`;
-  } finally {
-    await client.end();
-  }
+/** What the report names the database: its server's version and where it is. */
+export function databaseVersion(kind: BenchDatabaseKind): Promise<string> {
+  return benchDatabase(kind).version();
 }
 
 /** The database's backend processes serving the server under test, for CPU attribution. */
@@ -39,18 +22,8 @@ export interface DatabaseProbe {
 export async function openDatabaseProbe(kind: BenchDatabaseKind): Promise<DatabaseProbe> {
   if (kind === "pglite")
     return { backendsVisible: false, backendPids: async () => [], close: async () => {} };
-  const client = new pg.Client({ connectionString: benchDatabase("postgres").serveEnv.DATABASE_URL! });
-  await client.connect();
-  return {
-    backendsVisible: true,
-    async backendPids() {
-      const result = await client.query<{ pid: number }>(
-        "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
-      );
-      return result.rows.map((row) => row.pid);
-    },
-    close: () => client.end(),
-  };
+  const backends = await openBackendProbe(benchDatabase("postgres").serveEnv.DATABASE_URL!);
+  return { backendsVisible: true, backendPids: () => backends.pids(), close: () => backends.close() };
 }
 
 export function formatPartnerReport(report: PartnerReport): string {
