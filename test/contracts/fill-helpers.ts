@@ -39,6 +39,26 @@ export interface FillParams {
   discountSwapInputs?: DiscountSwapInput[];
 }
 
+/**
+ * A swap leg as the test Executor sends it (its output paid to the Executor): `amountIn` of `tokenIn` into `adapter`,
+ * asking `amountOut` in return. By default 100 tRWA into the core tUSD adapter.
+ */
+export function swapLeg(
+  chain: TestChain,
+  leg: { adapter?: Address; tokenIn?: Address; amountIn?: bigint; amountOut: bigint },
+): SwapInput {
+  const { core } = chain;
+  return {
+    adapter: leg.adapter ?? core.adapters.usd,
+    swap: {
+      recipient: core.executors[0]!,
+      tokenIn: leg.tokenIn ?? core.tokens.rwa,
+      amountIn: leg.amountIn ?? 100n * RWA,
+      amountOut: leg.amountOut,
+    },
+  };
+}
+
 export interface PreparedFill {
   request: Request;
   order: Order;
@@ -79,12 +99,7 @@ export async function prepareFill(chain: TestChain, params: FillParams = {}): Pr
   };
   const protocolSignature = await signOrder(params.orderSigner ?? protocol, ref, order);
   const total = committed.reduce((sum, o) => sum + o.amount, 0n);
-  const swapInputs = params.swapInputs ?? [
-    {
-      adapter: core.adapters.usd,
-      swap: { recipient: core.executors[0]!, tokenIn: core.tokens.rwa, amountIn, amountOut: total },
-    },
-  ];
+  const swapInputs = params.swapInputs ?? [swapLeg(chain, { amountIn, amountOut: total })];
   return { request, order, protocolSignature, swapInputs, discountSwapInputs: params.discountSwapInputs };
 }
 

@@ -13,32 +13,16 @@ import {
 import { revertErrorName } from "../../src/chain/errors.ts";
 import { encodeOrder, hashOrder } from "../../src/chain/order.ts";
 import { addressFromSeed, useTestChain } from "../support/anvil.ts";
-import { expectFillReverts, prepareFill, RWA, sendFill, simulateFill, USD } from "./fill-helpers.ts";
+import { approveReactor, tokenBalance } from "../support/orders.ts";
+import { expectFillReverts, prepareFill, RWA, sendFill, simulateFill, swapLeg, USD } from "./fill-helpers.ts";
 
 const chain = useTestChain();
 
-async function balance(token: Address, owner: Address): Promise<bigint> {
-  return chain.publicClient.readContract({
-    address: token,
-    abi: testERC20Abi,
-    functionName: "balanceOf",
-    args: [owner],
-  });
-}
-
-async function approveReactor(account = chain.accounts.swapper): Promise<void> {
-  const hash = await chain.wallet(account).writeContract({
-    address: chain.core.tokens.rwa,
-    abi: testERC20Abi,
-    functionName: "approve",
-    args: [chain.core.reactor, maxUint256],
-  });
-  await chain.publicClient.waitForTransactionReceipt({ hash });
-}
+const balance = (token: Address, owner: Address) => tokenBalance(chain, token, owner);
 
 beforeAll(async () => {
-  await approveReactor(chain.accounts.swapper);
-  await approveReactor(chain.accounts.swapper2);
+  await approveReactor(chain, chain.accounts.swapper);
+  await approveReactor(chain, chain.accounts.swapper2);
 });
 
 describe("fill", () => {
@@ -86,10 +70,8 @@ describe("fill", () => {
     const { core, accounts } = chain;
     const outputs = [{ token: core.tokens.usdt, amount: 49n * USD, recipient: accounts.swapper.address }];
     const committed = [{ ...outputs[0]!, amount: 49n * USD + 975_000n }]; // 50 × 0.9995
-    const leg = (amountIn: bigint, amountOut: bigint) => ({
-      adapter: core.adapters.usdt,
-      swap: { recipient: core.executors[0]!, tokenIn: core.tokens.rwa, amountIn, amountOut },
-    });
+    const leg = (amountIn: bigint, amountOut: bigint) =>
+      swapLeg(chain, { adapter: core.adapters.usdt, amountIn, amountOut });
     for (let round = 0; round < 2; round++) {
       // Twice: the Executor's approval of the USDT-style token must work again after the first fill.
       const fill = await prepareFill(chain, {
@@ -152,47 +134,21 @@ describe("fill", () => {
   });
 
   it("rejects an adapter the factory did not create (InvalidAdapter)", async () => {
-    const { core } = chain;
     const fill = await prepareFill(chain, {
-      swapInputs: [
-        {
-          adapter: addressFromSeed(0xbad),
-          swap: {
-            recipient: core.executors[0]!,
-            tokenIn: core.tokens.rwa,
-            amountIn: 100n * RWA,
-            amountOut: 1n,
-          },
-        },
-      ],
+      swapInputs: [swapLeg(chain, { adapter: addressFromSeed(0xbad), amountOut: 1n })],
     });
     await expectFillReverts(chain, fill, "InvalidAdapter");
   });
 
   it("rejects a leg with another input token (InvalidTokenIn)", async () => {
-    const { core } = chain;
     const fill = await prepareFill(chain, {
-      swapInputs: [
-        {
-          adapter: core.adapters.usd,
-          swap: {
-            recipient: core.executors[0]!,
-            tokenIn: core.tokens.usdt,
-            amountIn: 100n * RWA,
-            amountOut: 1n,
-          },
-        },
-      ],
+      swapInputs: [swapLeg(chain, { tokenIn: chain.core.tokens.usdt, amountOut: 1n })],
     });
     await expectFillReverts(chain, fill, "InvalidTokenIn");
   });
 
   it("rejects legs that do not sum to amountIn (InvalidAmountIn)", async () => {
-    const { core } = chain;
-    const leg = (amountIn: bigint) => ({
-      adapter: core.adapters.usd,
-      swap: { recipient: core.executors[0]!, tokenIn: core.tokens.rwa, amountIn, amountOut: 1n },
-    });
+    const leg = (amountIn: bigint) => swapLeg(chain, { amountIn, amountOut: 1n });
     await expectFillReverts(
       chain,
       await prepareFill(chain, { swapInputs: [leg(60n * RWA), leg(39n * RWA)] }),
@@ -212,17 +168,7 @@ describe("fill", () => {
       [signed[0]!, { ...signed[0]!, amount: 1n }], // extra
     ];
     for (const committed of cases) {
-      const swapInputs = [
-        {
-          adapter: core.adapters.usd,
-          swap: {
-            recipient: core.executors[0]!,
-            tokenIn: core.tokens.rwa,
-            amountIn: 100n * RWA,
-            amountOut: 99n * USD,
-          },
-        },
-      ];
+      const swapInputs = [swapLeg(chain, { amountOut: 99n * USD })];
       await expectFillReverts(
         chain,
         await prepareFill(chain, { outputs: signed, committed, swapInputs }),
@@ -233,10 +179,12 @@ describe("fill", () => {
 
   it("checks in the order of DESIGN §3 (filler before deadline before nonce before signatures …)", async () => {
     const { core, accounts } = chain;
-    const badLeg = {
+    const badLeg = swapLeg(chain, {
       adapter: addressFromSeed(0xbad),
-      swap: { recipient: core.executors[0]!, tokenIn: core.tokens.usdt, amountIn: 1n, amountOut: 1n },
-    };
+      tokenIn: core.tokens.usdt,
+      amountIn: 1n,
+      amountOut: 1n,
+    });
     const everythingWrong = await prepareFill(chain, {
       filler: accounts.other.address,
       deadline: (await chain.now()) - 1n,
@@ -318,18 +266,8 @@ describe("fill", () => {
   it("reverts when an adapter refuses the leg's rate", async () => {
     const { core } = chain;
     const fill = await prepareFill(chain, {
-      swapInputs: [
-        {
-          adapter: core.adapters.usd,
-          // 100 tRWA at 0.9995 is at most 99.95 tUSD.
-          swap: {
-            recipient: core.executors[0]!,
-            tokenIn: core.tokens.rwa,
-            amountIn: 100n * RWA,
-            amountOut: 99_950_001n,
-          },
-        },
-      ],
+      // 100 tRWA at 0.9995 is at most 99.95 tUSD.
+      swapInputs: [swapLeg(chain, { amountOut: 99_950_001n })],
       committed: [
         { token: core.tokens.usd, amount: 99_450_001n, recipient: chain.accounts.swapper.address },
         { token: core.tokens.usd, amount: USD / 2n, recipient: chain.accounts.feeRecipient.address },
