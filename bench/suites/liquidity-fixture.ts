@@ -11,7 +11,7 @@
 // - 8 solvers with distinct Executors, 4 internal and 4 external, authorized on various adapters: the core
 //   market maker names all eight on A1 and A2; A3's market maker (an EOA) names solvers 1, 2 and 5; A4's market
 //   maker is solver 4's Executor itself; A5's market maker (another EOA) names solvers 6, 7 and 8.
-import { type Address, encodeAbiParameters, getContractAddress, maxUint256 } from "viem";
+import { type Address, encodeAbiParameters, getContractAddress, type LocalAccount, maxUint256 } from "viem";
 import {
   adapterFactoryAbi,
   liquidLaneAdapterAbi,
@@ -20,10 +20,10 @@ import {
   testVaultAbi,
   testVaultBytecode,
 } from "../../src/chain/abis.ts";
+import { TransactionSender } from "../../src/devnet/deploy.ts";
 import { BENCH_ACCOUNT_INDEX, type BenchChain, startBenchChain } from "../lib/bench-chain.ts";
 import { multicall3CreationCode } from "../lib/multicall3.ts";
 import type { BenchSolverConfig } from "../lib/sluice-deployment.ts";
-import { TxBatch } from "../lib/tx-batch.ts";
 
 export const LIQUIDITY_FIXTURE = {
   inputTokens: 20,
@@ -34,6 +34,8 @@ export const LIQUIDITY_FIXTURE = {
 
 const VAULT_LIQUIDITY = 1_000_000n * 10n ** 6n;
 const MIN_DISCOUNT_PPM = 500n;
+/** anvil mines each transaction as it arrives: receipts are polled often, so ~440 of them take seconds. */
+const RECEIPT_POLLING_MS = 20;
 
 export interface LiquidityFixture {
   chain: BenchChain;
@@ -62,7 +64,12 @@ async function buildFixture(chain: BenchChain, log: (message: string) => void): 
   const core = chain.core!;
   const { publicClient } = chain;
   const deployerAccount = chain.account(BENCH_ACCOUNT_INDEX.deployer);
-  const deployer = await TxBatch.open(chain.wallet(deployerAccount), publicClient);
+  const sender = async (account: LocalAccount) => {
+    const opened = new TransactionSender(chain.wallet(account), publicClient, RECEIPT_POLLING_MS);
+    await opened.init();
+    return opened;
+  };
+  const deployer = await sender(deployerAccount);
   const me = deployerAccount.address;
   let transactions = 0;
 
@@ -144,7 +151,7 @@ async function buildFixture(chain: BenchChain, log: (message: string) => void): 
     { maker: makerA5, adapter: extraAdapters[2]!, solvers: [5, 6, 7] },
   ];
   for (const { maker, adapter, solvers } of fillersOf) {
-    const batch = await TxBatch.open(chain.wallet(maker!), publicClient);
+    const batch = await sender(maker!);
     for (const solver of solvers) {
       await batch.write(`setFiller ${solver + 1}`, adapter, liquidLaneAdapterAbi, "setFiller", [
         core.executors[solver]!,

@@ -100,19 +100,25 @@ interface Pending {
   hash: Hash;
 }
 
-/** Sends an account's transactions with consecutive nonces, without waiting for them to be mined. */
-class Sender {
-  readonly pending: Pending[] = [];
+/**
+ * Sends an account's transactions with consecutive nonces and fixed gas limits, without waiting for them to be
+ * mined; `settle` then waits for them all. Also builds the bench's fixtures (bench/suites/liquidity-fixture.ts).
+ */
+export class TransactionSender {
+  readonly #pending: Pending[] = [];
   #nonce = 0;
   constructor(
     readonly wallet: ChainWalletClient,
     private readonly publicClient: ChainPublicClient,
+    /** How often `settle` polls for receipts. */
+    private readonly pollingIntervalMs = 50,
   ) {}
 
   get address(): Address {
     return this.wallet.account.address;
   }
 
+  /** Starts from the account's pending nonce: call once before sending. */
   async init(): Promise<void> {
     this.#nonce = await this.publicClient.getTransactionCount({ address: this.address, blockTag: "pending" });
   }
@@ -121,6 +127,7 @@ class Sender {
     return getContractAddress({ from: this.address, nonce: BigInt(this.#nonce) });
   }
 
+  /** Deploys a contract; returns the address it will have. */
   async deploy(
     label: string,
     abi: Abi,
@@ -136,7 +143,7 @@ class Sender {
       nonce: this.#nonce++,
       gas,
     } as Parameters<ChainWalletClient["deployContract"]>[0]);
-    this.pending.push({ label, hash });
+    this.#pending.push({ label, hash });
     return address;
   }
 
@@ -156,30 +163,35 @@ class Sender {
       nonce: this.#nonce++,
       gas,
     } as Parameters<ChainWalletClient["writeContract"]>[0]);
-    this.pending.push({ label, hash });
+    this.#pending.push({ label, hash });
   }
-}
 
-async function settle(
-  publicClient: ChainPublicClient,
-  pending: Pending[],
-  pollingInterval: number,
-): Promise<void> {
-  const receipts = await Promise.all(
-    pending.map((p) =>
-      publicClient.waitForTransactionReceipt({ hash: p.hash, pollingInterval, timeout: 120_000 }),
-    ),
-  );
-  const failed = receipts.flatMap((r, i) => (r.status === "success" ? [] : [pending[i]!.label]));
-  if (failed.length > 0) throw new Error(`deployment transactions reverted: ${failed.join(", ")}`);
+  /** Waits for every transaction sent since the last settle; throws naming any that reverted. Returns how many. */
+  async settle(): Promise<number> {
+    const pending = this.#pending.splice(0);
+    const receipts = await Promise.all(
+      pending.map((p) =>
+        this.publicClient.waitForTransactionReceipt({
+          hash: p.hash,
+          pollingInterval: this.pollingIntervalMs,
+          timeout: 120_000,
+        }),
+      ),
+    );
+    const failed = receipts.flatMap((r, i) => (r.status === "success" ? [] : [pending[i]!.label]));
+    if (failed.length > 0) throw new Error(`deployment transactions reverted: ${failed.join(", ")}`);
+    return pending.length;
+  }
 }
 
 export async function deployCoreContracts(options: DeployCoreOptions): Promise<CoreDeployment> {
   const { publicClient } = options;
   const pollingInterval = options.pollingIntervalMs ?? 50;
-  const deployer = new Sender(options.deployer, publicClient);
+  const deployer = new TransactionSender(options.deployer, publicClient, pollingInterval);
   const sameAccount = isAddressEqual(options.marketMaker.account.address, deployer.address);
-  const marketMaker = sameAccount ? deployer : new Sender(options.marketMaker, publicClient);
+  const marketMaker = sameAccount
+    ? deployer
+    : new TransactionSender(options.marketMaker, publicClient, pollingInterval);
   await Promise.all([deployer.init(), sameAccount ? undefined : marketMaker.init()]);
   const chainId = await publicClient.getChainId();
   const startBlock = (await publicClient.getBlockNumber()) + 1n;
@@ -290,11 +302,10 @@ export async function deployCoreContracts(options: DeployCoreOptions): Promise<C
     await deployer.write("tRWA mint", rwa, testERC20Abi, "mint", [swapper.address, swapper.amount]);
   }
 
-  await settle(publicClient, deployer.pending, pollingInterval);
+  await deployer.settle();
 
   // 5. The market maker names the Executors its fillers on both adapters. Sent only once the adapters exist:
   // transactions of different accounts may be mined in any order, and a call to an address without code succeeds.
-  const fillerTxs = marketMaker.pending.length;
   for (const adapter of [usdAdapter, usdtAdapter]) {
     for (const executor of executors) {
       await marketMaker.write("adapter setFiller", adapter, liquidLaneAdapterAbi, "setFiller", [
@@ -303,7 +314,7 @@ export async function deployCoreContracts(options: DeployCoreOptions): Promise<C
       ]);
     }
   }
-  await settle(publicClient, marketMaker.pending.slice(fillerTxs), pollingInterval);
+  await marketMaker.settle();
 
   return {
     chainId,
