@@ -1,59 +1,42 @@
 // The order lifecycle of DESIGN.md §7 on anvil: fills, cancellations, expiry, insufficient funds and errors, each
 // judged at the indexed block and written once in the status history; on PGlite and PostgreSQL.
 import { maxUint256 } from "viem";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { reactorAbi } from "../../src/chain/abis.ts";
 import { ManualClock } from "../../src/clock.ts";
-import type { Database } from "../../src/db/client.ts";
-import type { App } from "../../src/http/server.ts";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { useTestChain } from "../support/anvil.ts";
-import { createTestDatabase, databaseKinds } from "../support/db.ts";
-import { approveReactor, fillOrder, placeOrder } from "../support/orders.ts";
-import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
-import { createSwapTestApp } from "../support/swap.ts";
+import { databaseKinds } from "../support/db.ts";
+import {
+  approveReactor,
+  fillOrder,
+  indexUntilCaughtUp,
+  placeOrder,
+  useQuotingSwapApp,
+} from "../support/orders.ts";
 
 const chain = useTestChain();
 
 describe.each(databaseKinds)("order lifecycle (%s)", (kind) => {
-  let database: Database;
-  let app: App;
-  let solver: ScriptedSolver;
-  let orders: OrderRepository;
   const clock = new ManualClock(Date.now());
+  const swap = useQuotingSwapApp(kind, chain, clock);
+  let orders: OrderRepository;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    solver = await startScriptedSolver({ kind: "decline" });
-    ({ app } = await createSwapTestApp(chain, database, {
-      clock,
-      solvers: [{ id: "ext_scripted", endpoint: solver.url }],
-    }));
-    orders = new OrderRepository(database);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await solver?.close();
-    await database?.close();
+  beforeAll(() => {
+    orders = new OrderRepository(swap.database);
   });
 
   beforeEach(async () => {
     clock.set(Number(await chain.now()) * 1000);
-    // Quotes 98% of the input at the tUSD adapter's rate (1 tRWA = 1 tUSD).
-    solver.setBehaviour({
-      kind: "quote",
-      filler: chain.core.executors[0]!,
-      amountOut: (request) => (BigInt(request.amount) * 98n) / 100n / 10n ** 12n,
-    });
     await approveReactor(chain, chain.accounts.swapper);
     // The chain was reverted to its snapshot: drop the previous test's orders and index from the current head on.
-    await database.query(
+    await swap.database.query(
       "truncate orders, order_attempts, order_status_history, order_funding_streaks, reactor_fills, nonce_invalidations, indexed_blocks",
     );
     const head = await chain.publicClient.getBlock({ blockTag: "latest" });
-    await database.query(
+    await swap.database.query(
       "insert into indexed_blocks (number, hash, parent_hash, timestamp) values ($1, $2, $3, $4)",
       [head.number.toString(), head.hash, head.parentHash, head.timestamp.toString()],
     );
@@ -61,7 +44,7 @@ describe.each(databaseKinds)("order lifecycle (%s)", (kind) => {
 
   const indexer = (confirmationDepth = 0) =>
     new ReactorIndexer({
-      database,
+      database: swap.database,
       client: chain.publicClient,
       reactor: chain.core.reactor,
       confirmationDepth,
@@ -70,21 +53,13 @@ describe.each(databaseKinds)("order lifecycle (%s)", (kind) => {
       logger: silentLogger(),
     });
 
-  async function catchUp(target: ReactorIndexer) {
-    for (let i = 0; i < 50; i++) {
-      const result = await target.step();
-      if (result.blocks === 0 && result.rewoundTo === undefined) return;
-    }
-    throw new Error("indexer did not catch up");
-  }
-
   const history = async (orderId: string) =>
     (await orders.history(orderId)).map((h) => [h.fromStatus, h.toStatus, h.reason.split(":")[0]]);
 
   it("marks a filled order filled with its txHash and the committed outputs as settled amounts", async () => {
-    const row = await placeOrder(chain, app, database);
+    const row = await placeOrder(chain, swap.app, swap.database);
     const txHash = await fillOrder(chain, row);
-    await catchUp(indexer());
+    await indexUntilCaughtUp(indexer());
     const filled = await orders.findById(row.orderId);
     expect(filled).toMatchObject({ status: "filled", txHash });
     expect(filled?.settledAmounts).toEqual(
@@ -95,12 +70,12 @@ describe.each(databaseKinds)("order lifecycle (%s)", (kind) => {
       ["open", "filled", "Fill event"],
     ]);
     // Seen again, nothing is written twice.
-    await catchUp(indexer());
+    await indexUntilCaughtUp(indexer());
     expect(await history(row.orderId)).toHaveLength(2);
   });
 
   it("cancels an order whose nonce the swapper invalidated on-chain", async () => {
-    const row = await placeOrder(chain, app, database);
+    const row = await placeOrder(chain, swap.app, swap.database);
     const hash = await chain.wallet(chain.accounts.swapper).writeContract({
       address: chain.core.reactor,
       abi: reactorAbi,
@@ -108,7 +83,7 @@ describe.each(databaseKinds)("order lifecycle (%s)", (kind) => {
       args: [BigInt(row.nonce)],
     });
     await chain.publicClient.waitForTransactionReceipt({ hash });
-    await catchUp(indexer());
+    await indexUntilCaughtUp(indexer());
     expect((await orders.findById(row.orderId))?.status).toBe("cancelled");
     expect(await history(row.orderId)).toEqual([
       [null, "open", "created"],
@@ -117,13 +92,13 @@ describe.each(databaseKinds)("order lifecycle (%s)", (kind) => {
   });
 
   it("expires an order once an indexed block's time is past its deadline, not before", async () => {
-    const row = await placeOrder(chain, app, database);
+    const row = await placeOrder(chain, swap.app, swap.database);
     const target = indexer();
-    await catchUp(target);
+    await indexUntilCaughtUp(target);
     expect((await orders.findById(row.orderId))?.status).toBe("open");
     const now = await chain.now();
     await chain.increaseTime(Number(BigInt(row.deadline) - now) + 1);
-    await catchUp(target);
+    await indexUntilCaughtUp(target);
     expect((await orders.findById(row.orderId))?.status).toBe("expired");
     expect((await history(row.orderId)).at(-1)).toEqual([
       "open",
@@ -133,45 +108,45 @@ describe.each(databaseKinds)("order lifecycle (%s)", (kind) => {
   });
 
   it("marks insufficient-funds after three consecutive underfunded blocks, and a later Fill still wins", async () => {
-    const row = await placeOrder(chain, app, database);
+    const row = await placeOrder(chain, swap.app, swap.database);
     const target = indexer();
-    await catchUp(target);
+    await indexUntilCaughtUp(target);
     await approveReactor(chain, chain.accounts.swapper, 0n);
-    await catchUp(target);
+    await indexUntilCaughtUp(target);
     await chain.mine(1);
-    await catchUp(target);
+    await indexUntilCaughtUp(target);
     expect((await orders.findById(row.orderId))?.status).toBe("open");
     await chain.mine(1);
-    await catchUp(target);
+    await indexUntilCaughtUp(target);
     expect((await orders.findById(row.orderId))?.status).toBe("insufficient-funds");
     expect((await history(row.orderId)).at(-1)?.[1]).toBe("insufficient-funds");
 
     await approveReactor(chain, chain.accounts.swapper, maxUint256);
     const txHash = await fillOrder(chain, row);
-    await catchUp(target);
+    await indexUntilCaughtUp(target);
     expect(await orders.findById(row.orderId)).toMatchObject({ status: "filled", txHash });
   });
 
   it("marks an order error when its nonce is consumed without a Fill of it", async () => {
-    const row = await placeOrder(chain, app, database);
+    const row = await placeOrder(chain, swap.app, swap.database);
     // Another order from the same swapper with the same nonce would consume it; here we fill this order's Request
     // under a different Order (another filler-side commitment), which uses the nonce but is not this order's hash.
-    const other = await placeOrder(chain, app, database);
-    await database.query("update orders set nonce = $1 where order_id = $2", [other.nonce, row.orderId]);
+    const other = await placeOrder(chain, swap.app, swap.database);
+    await swap.database.query("update orders set nonce = $1 where order_id = $2", [other.nonce, row.orderId]);
     await fillOrder(chain, other);
-    await catchUp(indexer());
+    await indexUntilCaughtUp(indexer());
     expect((await orders.findById(other.orderId))?.status).toBe("filled");
     expect((await orders.findById(row.orderId))?.status).toBe("error");
   });
 
   it("waits for the confirmation depth before applying a fill, and never judges at latest", async () => {
-    const row = await placeOrder(chain, app, database);
+    const row = await placeOrder(chain, swap.app, swap.database);
     const target = indexer(2);
     await fillOrder(chain, row);
-    await catchUp(target);
+    await indexUntilCaughtUp(target);
     expect((await orders.findById(row.orderId))?.status).toBe("open");
     await chain.mine(2);
-    await catchUp(target);
+    await indexUntilCaughtUp(target);
     expect((await orders.findById(row.orderId))?.status).toBe("filled");
   });
 });

@@ -1,13 +1,63 @@
 // Creates real orders through the swap API (scripted solver, swapper signature) and fills them on-chain the way a
-// solver does, for the indexer and lifecycle tests; the swapper's tRWA approval and token balances on the way.
+// solver does, for the indexer and lifecycle tests; the swapper's tRWA approval and token balances on the way, the
+// swap server those suites share, and an indexer stepped until it has seen the chain's head.
 import type { Address, Hex, LocalAccount } from "viem";
 import { maxUint256 } from "viem";
+import { afterAll, beforeAll } from "vitest";
 import { executorAbi, testERC20Abi } from "../../src/chain/abis.ts";
 import { decodeOrder, type Request, signRequest } from "../../src/chain/order.ts";
-import type { Database } from "../../src/db/client.ts";
+import type { Clock } from "../../src/clock.ts";
+import type { Database, DatabaseKind } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
+import type { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
 import type { TestChain } from "./anvil.ts";
+import { createTestDatabase } from "./db.ts";
+import { lateProxy } from "./late.ts";
+import { type ScriptedSolver, startScriptedSolver } from "./solver-server.ts";
+import { createSwapTestApp } from "./swap.ts";
+
+export interface QuotingSwapApp {
+  readonly database: Database;
+  readonly app: App;
+}
+
+/**
+ * The order-lifecycle suites' server, registered in the calling describe (opened in beforeAll, closed in afterAll):
+ * a `kind` database and a swap server on it whose one solver, an external scripted one, quotes 98% of the input at
+ * the tUSD adapter's rate (1 tRWA = 1 tUSD) for the test Executor. Read the fields inside tests and hooks.
+ */
+export function useQuotingSwapApp(kind: DatabaseKind, chain: TestChain, clock: Clock): QuotingSwapApp {
+  let opened: { database: Database; app: App; solver: ScriptedSolver } | undefined;
+  beforeAll(async () => {
+    const database = await createTestDatabase(kind);
+    const solver = await startScriptedSolver({
+      kind: "quote",
+      filler: chain.core.executors[0]!,
+      amountOut: (request) => (BigInt(request.amount) * 98n) / 100n / 10n ** 12n,
+    });
+    const { app } = await createSwapTestApp(chain, database, {
+      clock,
+      solvers: [{ id: "ext_scripted", endpoint: solver.url }],
+    });
+    opened = { database, app, solver };
+  });
+  afterAll(async () => {
+    await opened?.app.close();
+    await opened?.solver.close();
+    await opened?.database.close();
+  });
+  return lateProxy(() => opened, "useQuotingSwapApp: read the server inside tests and hooks");
+}
+
+/** Steps `indexer` until a step neither indexes a block nor rewinds: it has seen the chain's head. */
+export async function indexUntilCaughtUp(indexer: ReactorIndexer): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    const result = await indexer.step();
+    if (result.blocks === 0 && result.rewoundTo === undefined) return;
+  }
+  throw new Error("indexer did not catch up");
+}
 
 export function requestFromSignatureData(value: {
   tokenIn: string;
