@@ -102,46 +102,64 @@ export interface RouteColumn<Row> {
   cell: (row: Row) => string;
 }
 
-/**
- * The columns of the route tables, each written one way in every suite's report. A suite lists the ones its
- * table shows, in order: `routeTable(rows, [route, connections(2), requestsPerSecond, …])`.
- */
-export const ROUTE_COLUMNS = {
-  /** The route, and how many answers failed when any did. */
-  route: {
-    header: "route",
-    cell: (row: RouteRow) =>
-      row.non2xx + row.errors > 0 ? `${row.label} (${row.non2xx} non-2xx, ${row.errors} errors)` : row.label,
-  },
-  /** The same for every row: the run's --connections. */
-  connections: (connections: number): RouteColumn<RouteRow> => ({
-    header: "conns",
-    cell: () => String(connections),
-  }),
-  requestsPerSecond: { header: "req/s", cell: (row: RouteRow) => formatNumber(row.requestsPerSecond) },
-  p50: { header: "p50 ms", cell: (row: RouteRow) => wholeMs(row.p50Ms) },
-  p99: { header: "p99 ms", cell: (row: RouteRow) => wholeMs(row.p99Ms) },
-  /** A throughput ratio, blank on rows it does not apply to (the baselines); `digits` suit its range. */
-  ratio: <Row>(
-    header: string,
-    ratio: (row: Row) => number | undefined,
-    digits: number,
-  ): RouteColumn<Row> => ({
-    header,
-    cell: (row) => ratio(row)?.toFixed(digits) ?? "",
-  }),
-  body: { header: "body", cell: (row: RouteRow) => formatBytes(row.bodyBytes) },
-  throughput: { header: "MB/s", cell: (row: RouteRow) => formatNumber(row.throughputMBps, 1) },
-  rssPeak: { header: "RSS peak MB", cell: (row: RouteRow) => formatNumber(row.rssPeakMb) },
-  cpu: { header: "CPU µs/req srv/db/gen", cell: (row: RouteRow) => cpuCell(row.cpuMicrosPerRequest) },
-  load: { header: "load", cell: (row: RouteRow) => String(row.loadAverage) },
-} as const;
+/** What differs between the suites' route tables; the rest of the layout is routeTable's. */
+export interface RouteTableLayout<Row> {
+  /** The run's --connections, or each row's own when routes ran at different counts. */
+  connections: number | ((row: Row) => number);
+  /** Decimals of req/s (default none). */
+  requestsPerSecondDigits?: (requestsPerSecond: number) => number;
+  /** The throughput ratios after the latencies, in order (ratioColumn). */
+  ratios: ReadonlyArray<RouteColumn<Row>>;
+  /** Whether MB/s shows. */
+  throughput: boolean;
+}
 
-/** A route table, then the note its CPU column needs (every route table has one). */
+/** A throughput ratio, blank on the rows it does not apply to (the baselines); `digits` suit its range. */
+export function ratioColumn<Row>(
+  header: string,
+  ratio: (row: Row) => number | undefined,
+  digits: number,
+): RouteColumn<Row> {
+  return { header, cell: (row) => ratio(row)?.toFixed(digits) ?? "" };
+}
+
+/**
+ * A route table as every suite's report has it — route (with its failed answers, if any), conns, req/s, p50 and
+ * p99, the suite's ratios, body, MB/s if `throughput`, RSS peak, CPU per request, load average — then the note
+ * on its CPU column.
+ */
 export function routeTable<Row extends RouteRow>(
   rows: readonly Row[],
-  columns: ReadonlyArray<RouteColumn<Row>>,
+  layout: RouteTableLayout<Row>,
 ): string[] {
+  const { connections, requestsPerSecondDigits } = layout;
+  const columns: Array<RouteColumn<Row>> = [
+    {
+      header: "route",
+      cell: (row) =>
+        row.non2xx + row.errors > 0
+          ? `${row.label} (${row.non2xx} non-2xx, ${row.errors} errors)`
+          : row.label,
+    },
+    {
+      header: "conns",
+      cell: (row) => String(typeof connections === "number" ? connections : connections(row)),
+    },
+    {
+      header: "req/s",
+      cell: (row) => formatNumber(row.requestsPerSecond, requestsPerSecondDigits?.(row.requestsPerSecond)),
+    },
+    { header: "p50 ms", cell: (row) => wholeMs(row.p50Ms) },
+    { header: "p99 ms", cell: (row) => wholeMs(row.p99Ms) },
+    ...layout.ratios,
+    { header: "body", cell: (row) => formatBytes(row.bodyBytes) },
+    ...(layout.throughput
+      ? [{ header: "MB/s", cell: (row: Row) => formatNumber(row.throughputMBps, 1) }]
+      : []),
+    { header: "RSS peak MB", cell: (row) => formatNumber(row.rssPeakMb) },
+    { header: "CPU µs/req srv/db/gen", cell: (row) => cpuCell(row.cpuMicrosPerRequest) },
+    { header: "load", cell: (row) => String(row.loadAverage) },
+  ];
   const table = markdownTable(
     columns.map((column) => column.header),
     rows.map((row) => columns.map((column) => column.cell(row))),

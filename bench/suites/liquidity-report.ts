@@ -5,8 +5,8 @@ import type { LoadResult } from "../lib/load.ts";
 import type { ResourceUse } from "../lib/measured-load.ts";
 import {
   machineLine,
-  ROUTE_COLUMNS,
   type RunConditions,
+  ratioColumn,
   routeTable,
   targetsSection,
   type Verdict,
@@ -120,22 +120,14 @@ export function formatLiquidityReport(report: LiquidityReport): string {
 }
 
 function formatRun(run: LiquidityDatabaseRun, report: LiquidityReport): string[] {
-  const { route, connections, requestsPerSecond, p50, p99, ratio, body, rssPeak, cpu, load } = ROUTE_COLUMNS;
   return [
     `### ${run.databaseVersion}`,
     "",
-    ...routeTable(run.routes, [
-      route,
-      connections(report.connections),
-      requestsPerSecond,
-      p50,
-      p99,
-      ratio("× bare", (row) => row.ratioToBare, 4),
-      body,
-      rssPeak,
-      cpu,
-      load,
-    ]),
+    ...routeTable(run.routes, {
+      connections: report.connections,
+      ratios: [ratioColumn("× bare", (row) => row.ratioToBare, 4)],
+      throughput: false,
+    }),
     "",
     `The first /liquidity-batch (cold: every adapter read for every token) took ${run.coldMs.toFixed(0)} ms, the ` +
       `second (warm) ${run.warmMs.toFixed(1)} ms; every token had ${solverRange(run.solversPerToken)} solvers ` +

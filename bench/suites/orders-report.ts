@@ -8,8 +8,8 @@ import type { ResourceUse } from "../lib/measured-load.ts";
 import { rssAtShare, type StreamedDownload } from "../lib/stream-download.ts";
 import {
   machineLine,
-  ROUTE_COLUMNS,
   type RunConditions,
+  ratioColumn,
   routeTable,
   targetsSection,
   type Verdict,
@@ -141,8 +141,6 @@ export function formatOrdersReport(report: OrdersReport): string {
 }
 
 function formatRun(run: OrdersDatabaseRun, report: OrdersReport): string[] {
-  const { route, connections, requestsPerSecond, p50, p99, ratio, body, throughput, rssPeak, cpu, load } =
-    ROUTE_COLUMNS;
   const { dataset, filled } = run;
   const statuses = Object.entries(dataset.byStatus)
     .sort((a, b) => b[1] - a[1])
@@ -172,20 +170,14 @@ function formatRun(run: OrdersDatabaseRun, report: OrdersReport): string[] {
       `Generated with SQL in ${dataset.generationSeconds} s (reused while its marker matches). Listed solver: ` +
       `\`${run.fixtures.solverId}\`.`,
     "",
-    ...routeTable(run.routes, [
-      route,
-      connections(report.connections),
-      requestsPerSecond,
-      p50,
-      p99,
-      ratio("× bare", (row) => row.ratioToBare, 3),
-      ratio("× same bytes", (row) => row.ratioToSameBytes, 2),
-      body,
-      throughput,
-      rssPeak,
-      cpu,
-      load,
-    ]),
+    ...routeTable(run.routes, {
+      connections: report.connections,
+      ratios: [
+        ratioColumn("× bare", (row) => row.ratioToBare, 3),
+        ratioColumn("× same bytes", (row) => row.ratioToSameBytes, 2),
+      ],
+      throughput: true,
+    }),
     "",
     `Streamed: ${filled.label}: ${filled.complete ? "" : `**incomplete: the ${filled.budgetSeconds} s budget ran out after** `}${formatNumber(filled.markers)} orders, ${formatBytes(filled.bytes)} in ` +
       `${(filled.totalMs / 1000).toFixed(1)} s = **${filled.megabytesPerSecond.toFixed(1)} MB/s** ` +

@@ -2,9 +2,9 @@
 // load, the load generator's settings, the dataset and fixtures, one table per database, and the targets.
 import { type BenchDatabaseKind, benchDatabase } from "../dataset/store.ts";
 import { openBackendProbe } from "../lib/pg-backends.ts";
-import { ROUTE_COLUMNS, type RouteColumn, routeTable, targetsTable } from "../lib/suite-report.ts";
+import { ratioColumn, routeTable, targetsTable } from "../lib/suite-report.ts";
 import { formatNumber } from "../lib/table.ts";
-import type { DatabaseRun, PartnerReport, RouteMeasurement } from "./partner.ts";
+import type { DatabaseRun, PartnerReport } from "./partner.ts";
 
 /** What the report names the database: its server's version and where it is. */
 export function databaseVersion(kind: BenchDatabaseKind): Promise<string> {
@@ -57,7 +57,6 @@ export function formatPartnerReport(report: PartnerReport): string {
 }
 
 function formatRun(run: DatabaseRun, pgliteScale: number): string[] {
-  const { route, p50, p99, ratio, body, throughput, rssPeak, cpu, load } = ROUTE_COLUMNS;
   const { dataset } = run;
   const types = dataset.pointsTypes
     .map((type) => `${type.name} (${type.decimals} decimals, current ${formatNumber(type.currentRows)} rows)`)
@@ -80,20 +79,16 @@ function formatRun(run: DatabaseRun, pgliteScale: number): string[] {
       `receiver \`${dataset.receiver.address}\` (in ${dataset.receiver.vaults.length} vaults, all three types), ` +
       `totals block ${dataset.totalsBlock} (no snapshot there: the nearest of each type is used).`,
     "",
-    ...routeTable(run.routes, [
-      route,
-      connections,
-      requestsPerSecond,
-      p50,
-      p99,
-      ratio("× bare", (row) => row.ratioToBare, 2),
-      ratio("× same bytes", (row) => row.ratioToSameBody, 2),
-      body,
-      throughput,
-      rssPeak,
-      cpu,
-      load,
-    ]),
+    ...routeTable(run.routes, {
+      // The large vault's list runs at its own connections and answers about one request a second.
+      connections: (row) => row.connections,
+      requestsPerSecondDigits: (requestsPerSecond) => (requestsPerSecond < 10 ? 2 : 0),
+      ratios: [
+        ratioColumn("× bare", (row) => row.ratioToBare, 2),
+        ratioColumn("× same bytes", (row) => row.ratioToSameBody, 2),
+      ],
+      throughput: true,
+    }),
     "",
     `Baselines: \`/bare\` ${formatNumber(run.bareRequestsPerSecond)} req/s, same bytes ` +
       `${formatNumber(run.sameBodyRequestsPerSecond)} req/s (means of the first and last runs). RSS of baseline rows ` +
@@ -105,18 +100,6 @@ function formatRun(run: DatabaseRun, pgliteScale: number): string[] {
     targetsTable(run.targets),
   ];
 }
-
-/** The large vault's list runs at its own connections: each row says how many it had. */
-const connections: RouteColumn<RouteMeasurement> = {
-  header: "conns",
-  cell: (row) => String(row.connections),
-};
-
-/** The large vault's list answers about one request a second: two decimals below ten. */
-const requestsPerSecond: RouteColumn<RouteMeasurement> = {
-  header: "req/s",
-  cell: (row) => formatNumber(row.requestsPerSecond, row.requestsPerSecond < 10 ? 2 : 0),
-};
 
 function memoryBreakdown(run: DatabaseRun): string {
   const memory = run.serverMemoryAtEnd;
