@@ -1,54 +1,21 @@
 // `sluice import points` and `sluice points sync` end to end: the real binary against PGlite in a data
 // directory, and against PostgreSQL (DATABASE_URL) when TEST_DATABASE_URL is set.
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, type DatabaseKind, openDatabase } from "../../src/db/client.ts";
+import { runSluice } from "../support/cli.ts";
+import { createEmptyPostgresDatabase, databaseKinds } from "../support/db.ts";
 import { address } from "./support.ts";
-
-const BIN = fileURLToPath(new URL("../../bin/sluice.mjs", import.meta.url));
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
 const V1 = address("a", 1);
 const V2 = address("a", 2);
 const R1 = address("b", 1);
 const R2 = address("b", 2);
 const HUGE = 2n ** 190n + 7n; // a JSON number no double can hold
-
-function runSluice(args: string[], env: Record<string, string>) {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "silent", ...env };
-  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: childEnv });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function withAdmin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Where the CLI's database lives for one database kind, and how the test opens it afterwards. */
 interface CliTarget {
@@ -66,14 +33,11 @@ async function cliTarget(kind: DatabaseKind, workDir: string): Promise<CliTarget
       dispose: async () => {},
     };
   }
-  const name = `sluice_test_points_cli_${randomBytes(4).toString("hex")}`;
-  const url = new URL(process.env.TEST_DATABASE_URL ?? "");
-  url.pathname = `/${name}`;
-  await withAdmin(`create database ${name}`);
+  const { url, drop } = await createEmptyPostgresDatabase();
   return {
-    env: { DATABASE_URL: url.toString() },
-    open: async () => openDatabase({ kind: "postgres", url: url.toString(), poolSize: 1 }),
-    dispose: () => withAdmin(`drop database if exists ${name} with (force)`),
+    env: { DATABASE_URL: url },
+    open: async () => openDatabase({ kind: "postgres", url, poolSize: 1 }),
+    dispose: drop,
   };
 }
 
@@ -100,9 +64,7 @@ const storedRows = (database: Database) =>
      order by s.points_type, s.block_number, b.vault, b.receiver, b.receiver_type`,
   );
 
-const kinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
-
-describe.each(kinds)("points command line (%s)", (kind) => {
+describe.each(databaseKinds)("points command line (%s)", (kind) => {
   let workDir: string;
   let target: CliTarget;
 
@@ -116,20 +78,23 @@ describe.each(kinds)("points command line (%s)", (kind) => {
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
 
+  /** Writes `content` to `fileName` in the work directory and runs `sluice import points` on it with `flags`. */
+  const importPoints = (fileName: string, content: string, flags: string[]) => {
+    const file = join(workDir, fileName);
+    writeFileSync(file, content);
+    return runSluice(["import", "points", file, ...flags], target.env);
+  };
+
   it("imports a JSONL snapshot with numbers beyond 2^53, in one transaction", async () => {
-    const file = join(workDir, "sluice.jsonl");
-    writeFileSync(
-      file,
+    const result = await importPoints(
+      "sluice.jsonl",
       [
         `{"receiver_address":"${R1.toUpperCase().replace("0X", "0x")}","receiver_type":"staker","vault_address":"${V1}","points":${HUGE}}`,
         "",
         `{"receiver_address":"${R2}","receiver_type":"operator","vault_address":"${V1}","points":"12","block_number":1}\r`,
         `{"receiver_address":"${R2}","receiver_type":"operator","vault_address":"${V1}","points":"30"}`,
       ].join("\n"),
-    );
-    const result = await runSluice(
-      ["import", "points", file, "--type", "sluice", "--block", "100", "--decimals", "48"],
-      target.env,
+      ["--type", "sluice", "--block", "100", "--decimals", "48"],
     );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -157,18 +122,14 @@ describe.each(kinds)("points command line (%s)", (kind) => {
   });
 
   it("imports a CSV snapshot (quoted fields, any column order, extra columns)", async () => {
-    const file = join(workDir, "partner.csv");
-    writeFileSync(
-      file,
+    const result = await importPoints(
+      "partner.csv",
       [
         "vault_address,points,receiver_address,receiver_type,note",
         `${V2},5,${R1},"staker, early","a ""quoted"" note"`,
         `${V2}, 7 ,${R2},network,`,
       ].join("\n"),
-    );
-    const result = await runSluice(
-      ["import", "points", file, "--type", "partner", "--block", "200", "--decimals", "18"],
-      target.env,
+      ["--type", "partner", "--block", "200", "--decimals", "18"],
     );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -194,44 +155,32 @@ describe.each(kinds)("points command line (%s)", (kind) => {
   });
 
   it("rejects a bad row by line and reason and writes nothing", async () => {
-    const csv = join(workDir, "bad.csv");
-    writeFileSync(
-      csv,
+    const badAddress = await importPoints(
+      "bad.csv",
       [
         "receiver_address,receiver_type,vault_address,points",
         `${R1},staker,${V1},1`,
         `${R2},staker,${V1},2`,
         `0x1234,staker,${V1},3`,
       ].join("\n"),
-    );
-    const badAddress = await runSluice(
-      ["import", "points", csv, "--type", "fresh", "--block", "1", "--decimals", "6"],
-      target.env,
+      ["--type", "fresh", "--block", "1", "--decimals", "6"],
     );
     expect(badAddress.code).toBe(1);
     expect(badAddress.stderr).toContain("line 4: receiver_address: must be 0x followed by 40 hex characters");
 
-    const jsonl = join(workDir, "bad.jsonl");
-    writeFileSync(
-      jsonl,
+    const fraction = await importPoints(
+      "bad.jsonl",
       `{"receiver_address":"${R1}","receiver_type":"staker","vault_address":"${V1}","points":"1"}\n` +
         `{"receiver_address":"${R2}","receiver_type":"staker","vault_address":"${V1}","points":1.5}\n`,
-    );
-    const fraction = await runSluice(
-      ["import", "points", jsonl, "--type", "fresh", "--block", "1", "--decimals", "6"],
-      target.env,
+      ["--type", "fresh", "--block", "1", "--decimals", "6"],
     );
     expect(fraction.code).toBe(1);
     expect(fraction.stderr).toContain('line 2: points must be a non-negative integer, got "1.5"');
 
-    const duplicate = join(workDir, "dup.jsonl");
-    writeFileSync(
-      duplicate,
+    const existing = await importPoints(
+      "dup.jsonl",
       `{"receiver_address":"${R1}","receiver_type":"staker","vault_address":"${V1}","points":"1"}\n`,
-    );
-    const existing = await runSluice(
-      ["import", "points", duplicate, "--type", "sluice", "--block", "100"],
-      target.env,
+      ["--type", "sluice", "--block", "100"],
     );
     expect(existing.code).toBe(1);
     expect(existing.stderr).toContain("sluice already has a snapshot at block 100");

@@ -1,44 +1,17 @@
 // `sluice import registry` end to end: the real binary, the real tree, a real database (PGlite in a data
 // directory; PostgreSQL too when TEST_DATABASE_URL is set).
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.ts";
 import { readGeneration } from "../../src/db/generations.ts";
 import { overlayToFile } from "../../src/registry/overlay.ts";
 import type { ImportReport } from "../../src/registry/report.ts";
 import { readApprovedVaults, readCurators, readNetworks } from "../../src/registry/repository.ts";
+import { runSluice } from "../support/cli.ts";
+import { createEmptyPostgresDatabase } from "../support/db.ts";
 import { FIXTURE_TREE, fixtureOverlay } from "./support.ts";
-
-const BIN = fileURLToPath(new URL("../../bin/sluice.mjs", import.meta.url));
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
-
-function runSluice(args: string[], env: Record<string, string | undefined>) {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "silent" };
-  delete childEnv.DATABASE_URL;
-  for (const [key, value] of Object.entries(env)) {
-    if (value === undefined) delete childEnv[key];
-    else childEnv[key] = value;
-  }
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: childEnv });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe("sluice import registry", () => {
   let workDir: string;
@@ -122,17 +95,11 @@ describe("sluice import registry", () => {
   it.skipIf(!process.env.TEST_DATABASE_URL)(
     "imports into PostgreSQL (DATABASE_URL) and prints the report as JSON",
     async () => {
-      const adminUrl = process.env.TEST_DATABASE_URL!;
-      const name = `sluice_test_cli_${randomBytes(4).toString("hex")}`;
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      await admin(adminUrl, `create database ${name}`);
+      const { url, drop } = await createEmptyPostgresDatabase();
       try {
         const result = await runSluice(
           ["import", "registry", FIXTURE_TREE, "--overlay", overlayFile, "--json"],
-          {
-            DATABASE_URL: url.toString(),
-          },
+          { DATABASE_URL: url },
         );
         expect(result.stderr).toBe("");
         expect(result.code).toBe(0);
@@ -141,7 +108,7 @@ describe("sluice import registry", () => {
         expect(report.overlay.approved).toBe(approvedCount);
         expect(report.skippedKinds.map((s) => s.entry)).toEqual(["points/", "tokens/"]);
 
-        const database = await openDatabase({ kind: "postgres", url: url.toString() });
+        const database = await openDatabase({ kind: "postgres", url });
         try {
           expect(await readApprovedVaults(database)).toHaveLength(approvedCount);
           expect(await readGeneration(database, "registry")).toBe(1);
@@ -149,18 +116,8 @@ describe("sluice import registry", () => {
           await database.close();
         }
       } finally {
-        await admin(adminUrl, `drop database if exists ${name} with (force)`);
+        await drop();
       }
     },
   );
 });
-
-async function admin(adminUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}

@@ -1,5 +1,6 @@
 // Test databases: PGlite in memory always, and a fresh PostgreSQL database per call when TEST_DATABASE_URL is
-// set. Each PostgreSQL database is named after the worker and dropped on close, so workers never share one.
+// set. Each PostgreSQL database is named after the worker and dropped on close, so workers never share one; an
+// empty one (not migrated) for the command-line tests, whose process migrates it.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { type Database, type DatabaseKind, openDatabase } from "../../src/db/client.ts";
@@ -16,6 +17,26 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<Database> 
     await migrate(database);
     return database;
   }
+  const empty = await createEmptyPostgresDatabase();
+  const database = await openDatabase({ kind: "postgres", url: empty.url, poolSize: 30 });
+  await migrate(database);
+  const close = database.close.bind(database);
+  return Object.assign(database, {
+    async close() {
+      await close();
+      await empty.drop();
+    },
+  });
+}
+
+export interface EmptyPostgresDatabase {
+  url: string;
+  /** Drops it, connections and all. */
+  drop(): Promise<void>;
+}
+
+/** A new PostgreSQL database on TEST_DATABASE_URL's server, not migrated (for a process that migrates it itself). */
+export async function createEmptyPostgresDatabase(): Promise<EmptyPostgresDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
   const worker = process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? "0";
@@ -23,15 +44,12 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<Database> 
   await withAdmin(adminUrl, (admin) => admin.query(`create database ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 30 });
-  await migrate(database);
-  const close = database.close.bind(database);
-  return Object.assign(database, {
-    async close() {
-      await close();
+  return {
+    url: url.toString(),
+    async drop() {
       await withAdmin(adminUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`));
     },
-  });
+  };
 }
 
 async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -4,7 +4,6 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   InvalidSolverConfigError,
@@ -13,10 +12,9 @@ import {
   readSolverSecrets,
 } from "../../../src/solvers/reference/config.ts";
 import { useTestChain } from "../../support/anvil.ts";
+import { REPO_ROOT, SLUICE_BIN } from "../../support/cli.ts";
 import { postSolverQuote, SOLVER_SECRET, solverKey, solverQuoteRequest } from "./support.ts";
 
-const BIN = fileURLToPath(new URL("../../../bin/sluice.mjs", import.meta.url));
-const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 const ADDRESS = `0x${"a".repeat(40)}`;
 
 const valid = {
@@ -152,8 +150,8 @@ describe("sluice solver --config", () => {
   }
 
   function spawnSolver(configPath: string, env: Record<string, string>) {
-    const child = spawn(process.execPath, [BIN, "solver", "--config", configPath], {
-      cwd: REPO,
+    const child = spawn(process.execPath, [SLUICE_BIN, "solver", "--config", configPath], {
+      cwd: REPO_ROOT,
       env: { ...process.env, LOG_LEVEL: "info", ...env },
     });
     let stdout = "";

@@ -1,0 +1,38 @@
+// The real `sluice` binary as a child process, for the command-line tests.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const SLUICE_BIN = fileURLToPath(new URL("../../bin/sluice.mjs", import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface SluiceRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `sluice <args>` in the repository root to its end. Its environment is this process's with LOG_LEVEL=silent
+ * and without DATABASE_URL (a test names the database it means), then `env` (an undefined value removes a variable).
+ */
+export function runSluice(args: string[], env: Record<string, string | undefined> = {}): Promise<SluiceRun> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "silent" };
+  delete childEnv.DATABASE_URL;
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) delete childEnv[key];
+    else childEnv[key] = value;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SLUICE_BIN, ...args], { cwd: REPO_ROOT, env: childEnv });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
