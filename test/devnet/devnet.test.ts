@@ -7,7 +7,7 @@ import { type Address, createWalletClient, erc20Abi, type Hex, http } from "viem
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liquidLaneAdapterAbi } from "../../src/chain/abis.ts";
-import { type Request, signRequest } from "../../src/chain/order.ts";
+import { signRequest } from "../../src/chain/order.ts";
 import { DEMO_DISCOUNT_PPM } from "../../src/devnet/demo-discount.ts";
 import {
   DevFaucetFundResponseSchema,
@@ -23,6 +23,7 @@ import {
   QuoteResponseSchema,
 } from "../../src/swap/schemas.ts";
 import { type CapturedLogs, captureLogs } from "../solvers/reference/support.ts";
+import { requestFromSignatureData } from "../support/orders.ts";
 import { balancesOf, devnetClient, getJson, postJson, startTestDevnet, temporaryDataDir } from "./support.ts";
 
 const ONE_RWA = 10n ** 18n;
@@ -188,19 +189,7 @@ describe("devnet", () => {
       await client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
     }
 
-    const value = best.signatureData.value;
-    const request: Request = {
-      tokenIn: value.tokenIn as Address,
-      amountIn: BigInt(value.amountIn),
-      outputs: value.outputs.map((o) => ({
-        token: o.token as Address,
-        amount: BigInt(o.amount),
-        recipient: o.recipient as Address,
-      })),
-      deadline: BigInt(value.deadline),
-      nonce: BigInt(value.nonce),
-      protocol: value.protocol as Address,
-    };
+    const request = requestFromSignatureData(best.signatureData.value);
     const signature = await signRequest(swapper.account, { chainId: 31337, reactor: core.reactor }, request);
     const before = await client.readContract({
       address: core.tokens.usd,

@@ -5,6 +5,7 @@ import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DevnetService } from "../../src/devnet/service.ts";
 import { devnetClient, startTestDevnet, temporaryDataDir } from "../devnet/support.ts";
+import { collectOutput } from "../support/cli.ts";
 
 describe("examples/swap.ts on a fresh devnet", () => {
   const dataDir = temporaryDataDir();
@@ -25,15 +26,9 @@ describe("examples/swap.ts on a fresh devnet", () => {
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
+    const output = collectOutput(child);
     const [code] = await once(child, "exit");
+    const { stdout, stderr } = output();
     expect(code, stderr).toBe(0);
     const summary = JSON.parse(stdout.trim().split("\n").at(-1)!);
     expect(summary).toMatchObject({ orderStatus: "filled", settledMatch: true, balancesMatch: true });

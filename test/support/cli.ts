@@ -1,5 +1,6 @@
-// The real `sluice` binary as a child process, for the command-line tests.
+// The real `sluice` binary as a child process, for the command-line tests, and the output of any child process.
 import { spawn } from "node:child_process";
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 
 export const SLUICE_BIN = fileURLToPath(new URL("../../bin/sluice.mjs", import.meta.url));
@@ -24,15 +25,24 @@ export function runSluice(args: string[], env: Record<string, string | undefined
   }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SLUICE_BIN, ...args], { cwd: REPO_ROOT, env: childEnv });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
+    const output = collectOutput(child);
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => resolve({ code, ...output() }));
   });
+}
+
+/** Keeps what `child` writes to stdout and stderr; the result reads all of it so far. */
+export function collectOutput(child: {
+  stdout: Readable;
+  stderr: Readable;
+}): () => { stdout: string; stderr: string } {
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  return () => ({ stdout, stderr });
 }

@@ -12,7 +12,7 @@ import {
   readSolverSecrets,
 } from "../../../src/solvers/reference/config.ts";
 import { useTestChain } from "../../support/anvil.ts";
-import { REPO_ROOT, SLUICE_BIN } from "../../support/cli.ts";
+import { collectOutput, REPO_ROOT, SLUICE_BIN } from "../../support/cli.ts";
 import { postSolverQuote, SOLVER_SECRET, solverKey, solverQuoteRequest } from "./support.ts";
 
 const ADDRESS = `0x${"a".repeat(40)}`;
@@ -154,16 +154,9 @@ describe("sluice solver --config", () => {
       cwd: REPO_ROOT,
       env: { ...process.env, LOG_LEVEL: "info", ...env },
     });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
+    const output = collectOutput(child);
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-    return { child, exited, output: () => ({ stdout, stderr }) };
+    return { child, exited, output };
   }
 
   function listeningUrl(child: ChildProcess): Promise<string> {
