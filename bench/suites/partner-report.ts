@@ -1,8 +1,7 @@
 // The partner suite's printed report (Markdown, pasted as is into bench/README.md): the machine and its
 // load, the load generator's settings, the dataset and fixtures, one table per database, and the targets.
 import { type BenchDatabaseKind, benchDatabase } from "../dataset/store.ts";
-import { openBackendProbe } from "../lib/pg-backends.ts";
-import { ratioColumn, routeTable, targetsTable } from "../lib/suite-report.ts";
+import { machineLine, ratioColumn, routeTable, targetsTable } from "../lib/suite-report.ts";
 import { formatNumber } from "../lib/table.ts";
 import type { DatabaseRun, PartnerReport } from "./partner.ts";
 
@@ -11,31 +10,12 @@ export function databaseVersion(kind: BenchDatabaseKind): Promise<string> {
   return benchDatabase(kind).version();
 }
 
-/** The database's backend processes serving the server under test, for CPU attribution. */
-export interface DatabaseProbe {
-  /** False on PGlite: its "backend" is the server's own process. */
-  backendsVisible: boolean;
-  backendPids(): Promise<number[]>;
-  close(): Promise<void>;
-}
-
-export async function openDatabaseProbe(kind: BenchDatabaseKind): Promise<DatabaseProbe> {
-  if (kind === "pglite")
-    return { backendsVisible: false, backendPids: async () => [], close: async () => {} };
-  const backends = await openBackendProbe(benchDatabase("postgres").serveEnv.DATABASE_URL!);
-  return { backendsVisible: true, backendPids: () => backends.pids(), close: () => backends.close() };
-}
-
 export function formatPartnerReport(report: PartnerReport): string {
-  const { machine, options } = report;
+  const { options } = report;
   const lines = [
     `## Partner API benchmark, ${report.startedAt}`,
     "",
-    `Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}. ` +
-      `Load average (1 min) ${report.loadAverage.start} at the start and ${report.loadAverage.end} at the end` +
-      (Math.max(report.loadAverage.start, report.loadAverage.end) > machine.cpus
-        ? ": other work competed for the cores, so absolute figures are low and noisy; the ratios compare runs made side by side."
-        : "."),
+    machineLine(report),
     "",
     `Load: autocannon in the bench process, ${options.connections} connections ` +
       `(the large vault's list: ${options.largeVaultConnections}), ${options.durationSeconds} s per route after ` +

@@ -1,13 +1,8 @@
 // The issue's acceptance targets, judged from one run's measurements. They are stated for PostgreSQL; the
 // same checks are shown for PGlite for comparison only.
+import type { Verdict } from "../lib/suite-report.ts";
 import { formatBytes } from "../lib/table.ts";
 import type { DatabaseRun, RouteMeasurement, RouteRole } from "./partner.ts";
-
-export interface TargetVerdict {
-  target: string;
-  measured: string;
-  pass: boolean;
-}
 
 export const TARGETS = {
   registryRatio: 0.6,
@@ -19,7 +14,7 @@ export const TARGETS = {
   streamedFirstByteShare: 0.25,
 } as const;
 
-export function judgePartnerTargets(run: Omit<DatabaseRun, "targets">): TargetVerdict[] {
+export function judgePartnerTargets(run: Omit<DatabaseRun, "targets">): Verdict[] {
   const route = (role: RouteRole): RouteMeasurement => {
     const found = run.routes.find((row) => row.role === role);
     if (!found) throw new Error(`no measurement of ${role}`);
@@ -27,7 +22,7 @@ export function judgePartnerTargets(run: Omit<DatabaseRun, "targets">): TargetVe
   };
   const ratio = (row: RouteMeasurement) => row.ratioToBare ?? 0;
   const clean = (row: RouteMeasurement) => row.non2xx === 0 && row.errors === 0;
-  const verdicts: TargetVerdict[] = [];
+  const verdicts: Verdict[] = [];
 
   // Judged on the identity answer, as the issue's load generator asks. The compressed row is reported beside it
   // but not judged: autocannon appends every body chunk to a string, and a compressed (binary) body takes V8's

@@ -8,21 +8,17 @@ import type { PartnerDatasetFacts } from "../dataset/partner-dataset.ts";
 import { FULL_PLAN, scaledPlan } from "../dataset/plan.ts";
 import { mulberry32, receiverAddress } from "../dataset/random.ts";
 import { type BenchDatabaseKind, benchDatabase } from "../dataset/store.ts";
-import { cpuDuring, processCpuMs } from "../lib/cpu.ts";
 import { type FetchedBody, fetchBody } from "../lib/http.ts";
-import { type LoadResult, runLoad } from "../lib/load.ts";
-import { loadAverage, machineFacts } from "../lib/machine.ts";
+import type { LoadResult } from "../lib/load.ts";
+import { loadAverage } from "../lib/machine.ts";
+import { meanRequestsPerSecond, measureLoad, type ResourceUse } from "../lib/measured-load.ts";
+import { openBackendProbe } from "../lib/pg-backends.ts";
 import { type RunningProcess, rssMb, sampleRss, startBare, startSluice } from "../lib/processes.ts";
 import { readServerMemory, type ServerMemory } from "../lib/server-memory.ts";
-import type { CpuPerRequest } from "../lib/suite-report.ts";
+import { type RunConditions, runConditions, type Verdict } from "../lib/suite-report.ts";
 import { ensurePartnerDataset } from "./partner-dataset.ts";
-import {
-  type DatabaseProbe,
-  databaseVersion,
-  formatPartnerReport,
-  openDatabaseProbe,
-} from "./partner-report.ts";
-import { judgePartnerTargets, type TargetVerdict } from "./partner-targets.ts";
+import { databaseVersion, formatPartnerReport } from "./partner-report.ts";
+import { judgePartnerTargets } from "./partner-targets.ts";
 import type { BenchSuite, SuiteOptions } from "./types.ts";
 
 /** Which process a row measures, and which figures it is compared with. */
@@ -37,7 +33,7 @@ export type RouteRole =
   | "receivers-rotating"
   | "total";
 
-export interface RouteMeasurement extends LoadResult {
+export interface RouteMeasurement extends LoadResult, ResourceUse {
   role: RouteRole;
   /** What the table shows: the path, with its placeholder named. */
   label: string;
@@ -48,15 +44,6 @@ export interface RouteMeasurement extends LoadResult {
   bodyBytes: number;
   firstByteMs: number;
   lastByteMs: number;
-  /** Server (or, for a baseline, baseline process) RSS when the run started and its peak during it. */
-  rssStartMb: number;
-  rssPeakMb: number;
-  loadAverage: number;
-  /**
-   * CPU time per request, in microseconds: of the process answering (server or baseline), of the database's
-   * backends serving it (PostgreSQL only; PGlite runs inside the server), and of the load generator.
-   */
-  cpuMicrosPerRequest: CpuPerRequest;
   /** req/s divided by the small bare route's, and by the same-bytes route's (registry rows only). */
   ratioToBare?: number;
   ratioToSameBody?: number;
@@ -75,7 +62,7 @@ export interface DatabaseRun {
   bareRequestsPerSecond: number;
   sameBodyRequestsPerSecond: number;
   routes: RouteMeasurement[];
-  targets: TargetVerdict[];
+  targets: Verdict[];
 }
 
 export interface PartnerRunOptions extends SuiteOptions {
@@ -100,12 +87,9 @@ export const partnerSuite: BenchSuite = {
     const loadAtStart = loadAverage();
     const runs: DatabaseRun[] = [];
     for (const kind of options.databases) runs.push(await runOnDatabase(kind, runOptions));
-    const report = {
+    const report: PartnerReport = {
       suite: "partner",
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      machine: machineFacts(),
-      loadAverage: { start: loadAtStart, end: loadAverage() },
+      ...runConditions(startedAt, loadAtStart, loadAverage()),
       options: runOptions,
       runs,
     };
@@ -113,15 +97,11 @@ export const partnerSuite: BenchSuite = {
   },
 };
 
-export type PartnerReport = {
+export interface PartnerReport extends RunConditions {
   suite: string;
-  startedAt: string;
-  finishedAt: string;
-  machine: ReturnType<typeof machineFacts>;
-  loadAverage: { start: number; end: number };
   options: PartnerRunOptions;
   runs: DatabaseRun[];
-};
+}
 
 async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions): Promise<DatabaseRun> {
   log(`${kind}: ensuring the dataset`);
@@ -146,7 +126,11 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
   const serverPid = sluice.child.pid!;
   const serverIdleRssMb = rssMb(serverPid);
   const whole = sampleRss(serverPid);
-  const probe: DatabaseProbe = await openDatabaseProbe(kind);
+  // PGlite has no backends of its own: its queries run inside the server's process.
+  const backends =
+    kind === "postgres"
+      ? await openBackendProbe(benchDatabase("postgres").serveEnv.DATABASE_URL!)
+      : undefined;
   let bare: RunningProcess | undefined;
   try {
     const routes = partnerRoutes(dataset, scale);
@@ -180,21 +164,13 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
       const apiPath = new URL(sluice.baseUrl).pathname;
       const nextPath = request.nextPath && (() => `${apiPath}${request.nextPath!()}`);
       const load = { url, connections, headers: request.headers, nextPath };
-      await runLoad({ ...load, durationSeconds: options.warmupSeconds });
-      const loadAverageAtStart = loadAverage();
-      const sampler = sampleRss(pid);
-      const serverCpuBefore = processCpuMs(pid);
-      const clientCpuBefore = process.cpuUsage();
       // Only the server's requests reach the database; a baseline run's database CPU is other work.
-      const databasePids = pid === serverPid ? probe.backendPids : async () => [];
-      const { result, cpuMs: databaseCpuMs } = await cpuDuring(databasePids, () =>
-        runLoad({ ...load, durationSeconds: options.durationSeconds }),
-      );
-      const serverCpuMs = processCpuMs(pid) - serverCpuBefore;
-      const clientCpu = process.cpuUsage(clientCpuBefore);
-      const rss = sampler.stop();
-      const perRequest = (milliseconds: number) =>
-        result.total > 0 ? (milliseconds * 1000) / result.total : 0;
+      const { result, use } = await measureLoad(load, {
+        warmupSeconds: options.warmupSeconds,
+        durationSeconds: options.durationSeconds,
+        pid,
+        backends: pid === serverPid ? backends : undefined,
+      });
       if (result.non2xx > 0 || result.errors > 0) {
         log(`${kind}: ${label}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
       }
@@ -208,14 +184,7 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
         bodyBytes: fetched.body.length,
         firstByteMs: fetched.firstByteMs,
         lastByteMs: fetched.milliseconds,
-        rssStartMb: rss.startMb,
-        rssPeakMb: rss.peakMb,
-        loadAverage: loadAverageAtStart,
-        cpuMicrosPerRequest: {
-          server: perRequest(serverCpuMs),
-          database: probe.backendsVisible ? perRequest(databaseCpuMs) : undefined,
-          client: perRequest((clientCpu.user + clientCpu.system) / 1000),
-        },
+        ...use,
       };
     };
     const barePid = bare.child.pid!;
@@ -251,10 +220,7 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
     const serverMemoryAtEnd = await readServerMemory(`${new URL(sluice.baseUrl).origin}/metrics`);
     measured.push(await runBare(), await runSameBody());
 
-    const mean = (role: RouteRole) => {
-      const rows = measured.filter((row) => row.role === role);
-      return rows.reduce((total, row) => total + row.requestsPerSecond, 0) / rows.length;
-    };
+    const mean = (role: RouteRole) => meanRequestsPerSecond(measured.filter((row) => row.role === role));
     const bareRequestsPerSecond = mean("bare");
     const sameBodyRequestsPerSecond = mean("bare-body");
     for (const row of measured) {
@@ -284,7 +250,7 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
     return { ...run, targets: judgePartnerTargets(run) };
   } finally {
     whole.stop();
-    await probe.close();
+    await backends?.close();
     await bare?.stop();
     await sluice.stop();
     rmSync(scratch, { recursive: true, force: true });
