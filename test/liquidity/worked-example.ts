@@ -281,7 +281,7 @@ export function exampleDeployment(
 
 export type ExampleApp = SwapTestApp;
 
-/** Every route a deployment serves — /api/v1 and the internal API — on the example, without the indexer. */
+/** Every route a deployment serves — /api/v1 and the internal API — on the example's deployment. */
 export function createExampleApp(
   chain: TestChain,
   database: Database,
@@ -291,7 +291,6 @@ export function createExampleApp(
     solvers: options.solvers,
     clock: options.clock,
     servedDeployment: exampleDeployment(chain, options.example, options.solvers),
-    indexer: false,
   });
 }
 

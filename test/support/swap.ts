@@ -97,14 +97,13 @@ export interface SwapTestAppOptions {
   deployment?: Partial<Deployment>;
   /** A complete deployment to serve instead (e.g. the liquidity worked example's). */
   servedDeployment?: Deployment;
-  /** Run the indexer (default true); tests asserting on-chain effects alone turn it off. */
-  indexer?: boolean;
 }
 
 /**
  * A Sluice server as `startService` mounts it for a deployment — /quote, /order, /orders, /liquidity, /discount
  * under /api/v1 and the internal discount API under /api-internal/v1 — with its swap runtime, on a test database.
- * Solver secrets are `secret-<id>` unless a solver names its own.
+ * Solver secrets are `secret-<id>` unless a solver names its own. The runtime is not started: no indexer, block
+ * poller or discount worker runs (the head is read on demand), so a test drives whichever of them it asserts on.
  */
 export async function createSwapTestApp(
   chain: TestChain,
@@ -125,7 +124,6 @@ export async function createSwapTestApp(
     logger,
     // Tests mine blocks by hand; poll fast so a new block is seen at once.
     blockPollIntervalMs: 20,
-    ...(options.indexer === false ? { indexer: false } : {}),
   });
   const app = await buildServer(
     { database, clock: options.clock, logger, lifecycle: new Lifecycle() },

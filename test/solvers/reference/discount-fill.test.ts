@@ -26,11 +26,10 @@ import { discountBody } from "../../liquidity/worked-example.ts";
 import { devAccount, useTestChain } from "../../support/anvil.ts";
 import { createTestDatabase } from "../../support/db.ts";
 import { approveReactor, tokenBalance } from "../../support/orders.ts";
+import { createSwapTestApp, type SwapTestApp } from "../../support/swap.ts";
 import {
   type CapturedLogs,
   captureLogs,
-  createDiscountSwapApp,
-  type DiscountSwapApp,
   deploySecondUsdAdapter,
   type LateListener,
   type LogEntry,
@@ -87,7 +86,7 @@ beforeEach(async () => {
 });
 
 interface Flow {
-  subject: DiscountSwapApp;
+  subject: SwapTestApp;
   listener: LateListener;
   solver: ReferenceSolver;
   logs: CapturedLogs;
@@ -109,7 +108,7 @@ async function startFlow(kind: "internal" | "external"): Promise<Flow> {
     { sharedSecret: SOLVER_SECRET, privateKey: solverKey(), logger: logs.logger },
   );
   cleanups.add(() => solver.stop());
-  const subject = await createDiscountSwapApp(chain, database, {
+  const subject = await createSwapTestApp(chain, database, {
     clock: new ManualClock(Number(await chain.now()) * 1000),
     solvers: [
       {

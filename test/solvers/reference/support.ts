@@ -1,7 +1,7 @@
 // Helpers of the reference solver's tests: its config on a test chain, a quote request posted to it as Sluice does,
 // its logs captured as JSON (the tests wait on what it reports instead of sleeping), per-test cleanups, a listener
 // that lets Sluice and the solver learn each other's URL, a second tUSD adapter so a fill can split over two legs,
-// and a Sluice server with the discount routes (public and internal) for the discount-leg fills.
+// and an order placed through Sluice as a wallet would (the server itself is createSwapTestApp).
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,9 +19,7 @@ import {
   testVaultBytecode,
 } from "../../../src/chain/abis.ts";
 import { signRequest } from "../../../src/chain/order.ts";
-import type { Clock } from "../../../src/clock.ts";
 import type { Database } from "../../../src/db/client.ts";
-import type { Deployment } from "../../../src/deployment/schema.ts";
 import { DEV_MNEMONIC } from "../../../src/devnet/deploy.ts";
 import { INTERNAL_API_PREFIX } from "../../../src/discounts/internal-routes.ts";
 import type { App } from "../../../src/http/server.ts";
@@ -36,7 +34,6 @@ import {
 import { QuoteResponseSchema } from "../../../src/swap/schemas.ts";
 import type { TestChain } from "../../support/anvil.ts";
 import { quoteRequestBody, requestFromSignatureData } from "../../support/orders.ts";
-import { createSwapTestApp, type SwapTestApp, type TestSolver } from "../../support/swap.ts";
 
 export const SOLVER_ID = "sluice_alpha";
 export const SOLVER_SECRET = "alpha-secret";
@@ -324,17 +321,6 @@ export async function deploySecondUsdAdapter(
     );
   }
   return adapter;
-}
-
-export type DiscountSwapApp = SwapTestApp;
-
-/** The swap server of a deployment on a test database, without the indexer (the tests assert on-chain effects). */
-export function createDiscountSwapApp(
-  chain: TestChain,
-  database: Database,
-  options: { solvers: readonly TestSolver[]; clock: Clock; deployment?: Partial<Deployment> },
-): Promise<DiscountSwapApp> {
-  return createSwapTestApp(chain, database, { ...options, indexer: false });
 }
 
 /**
