@@ -151,22 +151,24 @@ export class PointsService {
       // Key order and value types exactly as PointsByReceiverSchema; receivers and amounts are stored
       // validated (lowercase hex, digits), so they need no escaping.
       yield `${position === 0 ? "" : ","}{"points_type":${JSON.stringify(snapshot.pointsType)},"last_block":${snapshot.blockNumber},"total_points":"${total}","items":[`;
-      let after: string | null = null;
+      const readPage = (after: string | null) =>
+        this.repository.vaultReceiversJsonPage(snapshot.id, vault, after, this.#pageSize, this.#pieceSize);
       let separator = "";
+      let next = readPage(null);
       for (;;) {
-        const page = await this.repository.vaultReceiversJsonPage(
-          snapshot.id,
-          vault,
-          after,
-          this.#pageSize,
-          this.#pieceSize,
-        );
+        const page = await next;
+        const more = page.rows === this.#pageSize;
+        // The next page is read while this one is written, so the database and the socket work side by side.
+        // If the client goes away first, nobody awaits it: its failure must not become an unhandled rejection.
+        if (more) {
+          next = readPage(page.lastReceiver);
+          next.catch(() => {});
+        }
         for (const piece of page.pieces) {
           yield separator + piece;
           separator = ",";
         }
-        if (page.rows < this.#pageSize) break;
-        after = page.lastReceiver;
+        if (!more) break;
       }
       yield "]}";
     }

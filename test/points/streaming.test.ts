@@ -109,4 +109,41 @@ describe.each(databaseKinds)("streamed vault receiver list (%s)", (kind) => {
       checkRecord(records[1]!, receivers, expectedPoints);
     }
   });
+
+  it("reads the next page while writing one; a failed read ends the stream, and nobody left waiting is harmless", async () => {
+    /**
+     * Fails the third page read (the big vault's second page: the first read is the partner type's one-row
+     * list), a little later, as a dropped connection would.
+     */
+    class FailingThirdRead extends PointsRepository {
+      reads = 0;
+      override async vaultReceiversJsonPage(...args: Parameters<PointsRepository["vaultReceiversJsonPage"]>) {
+        this.reads += 1;
+        if (this.reads === 3) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          throw new Error("connection lost");
+        }
+        return super.vaultReceiversJsonPage(...args);
+      }
+    }
+    const streamWith = (repository: PointsRepository) =>
+      new PointsService(repository, database, new ManualClock(), { pageSize: 1_000 }).vaultByReceiver(
+        BIG_VAULT,
+      );
+
+    // A consumer that keeps reading gets the failure.
+    await expect(collect(await streamWith(new FailingThirdRead(database)))).rejects.toThrow(
+      "connection lost",
+    );
+
+    // A client that goes away while the big vault's first page is written leaves the read of its second page
+    // unawaited; that failure must not surface as an unhandled rejection (vitest fails the run on one).
+    const repository = new FailingThirdRead(database);
+    const chunks = (await streamWith(repository))[Symbol.asyncIterator]();
+    // "[", the partner record's head, its item, "]}", the big vault's record head, its first piece.
+    for (let i = 0; i < 6; i++) await chunks.next();
+    expect(repository.reads).toBe(3);
+    await chunks.return?.();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  });
 });
