@@ -13,7 +13,7 @@ import type { z } from "zod";
 import { liquidLaneAdapterAbi } from "../chain/abis.ts";
 import type { ChainPublicClient, ChainWalletClient } from "../chain/client.ts";
 import { type Discount, signDiscount } from "../chain/order.ts";
-import type { DiscountRequestSchema } from "../discounts/schemas.ts";
+import { type DiscountRequestSchema, discountTermsJson } from "../discounts/schemas.ts";
 import type { Logger } from "../logger.ts";
 
 export const DEMO_DISCOUNT_PPM = 600n;
@@ -73,15 +73,7 @@ export function discountRequestBody(
   signature: Hex,
 ): z.input<typeof DiscountRequestSchema> {
   return {
-    discount: {
-      adapter,
-      tokenToRedeem: discount.tokenToRedeem,
-      discount: discount.discount.toString(),
-      signer: discount.signer,
-      protocol: discount.protocol,
-      nonce: discount.nonce.toString(),
-      deadline: discount.deadline,
-    },
+    discount: { adapter, ...discountTermsJson(discount) },
     signature,
   };
 }

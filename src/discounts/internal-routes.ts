@@ -13,13 +13,14 @@ import type { Hex } from "viem";
 import { SwapErrorSchema } from "../http/errors.ts";
 import type { SolverDirectory } from "../solvers/directory.ts";
 import {
+  discountTermsJson,
   LiveDiscountListSchema,
   ResolveDiscountRequestSchema,
   ResolvedDiscountSchema,
   SolverAuthHeadersSchema,
 } from "./schemas.ts";
 import { authenticateInternalSolver } from "./solver-auth.ts";
-import { type SolverDiscounts, wireTerms } from "./solver-discounts.ts";
+import type { SolverDiscounts } from "./solver-discounts.ts";
 
 export const INTERNAL_API_PREFIX = "/api-internal/v1";
 
@@ -54,7 +55,7 @@ export const internalDiscountRoutes: FastifyPluginAsyncZod<InternalDiscountRoute
       discounts: (await discounts.list()).map((stored) => ({
         discountId: stored.discountId,
         adapter: stored.adapter,
-        ...wireTerms(stored),
+        ...discountTermsJson(stored.discount),
       })),
     }),
   );

@@ -1,6 +1,7 @@
 // Wire formats of POST /discount and of the internal discount API for solvers: one schema each, feeding
 // validation, handler types and the OpenAPI document.
 import { z } from "zod";
+import type { Discount } from "../chain/order.ts";
 import { AddressSchema, Bytes32Schema, HexSchema, Uint48Schema, Uint256StringSchema } from "../http/wire.ts";
 
 /** The EIP-712 `Discount` as JSON: uint256 values as decimal strings, the uint48 deadline as an integer. */
@@ -15,6 +16,18 @@ export const DiscountTermsSchema = z
     deadline: Uint48Schema.meta({ description: "Unix seconds (chain time); 0 cancels the pair's discount" }),
   })
   .meta({ id: "DiscountTerms" });
+
+/** A Discount's terms in their JSON form (DiscountTermsSchema without the adapter, which travels beside them). */
+export function discountTermsJson(discount: Discount): Omit<z.output<typeof DiscountTermsSchema>, "adapter"> {
+  return {
+    tokenToRedeem: discount.tokenToRedeem,
+    discount: discount.discount.toString(),
+    signer: discount.signer,
+    protocol: discount.protocol,
+    nonce: discount.nonce.toString(),
+    deadline: discount.deadline,
+  };
+}
 
 export const DiscountRequestSchema = z
   .object({

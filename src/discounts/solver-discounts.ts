@@ -9,7 +9,7 @@ import type { InventoryReader } from "../inventory/source.ts";
 import type { StoredDiscount } from "./discount.ts";
 import type { LiveDiscounts } from "./live.ts";
 import type { DiscountRepository } from "./repository.ts";
-import type { ResolvedDiscount } from "./schemas.ts";
+import { discountTermsJson, type ResolvedDiscount } from "./schemas.ts";
 
 export class DiscountNotLiveError extends ApiError {
   override name = "DiscountNotLiveError";
@@ -71,23 +71,11 @@ export class SolverDiscounts {
       discountId: stored.discountId,
       adapter: stored.adapter,
       discountSwap: {
-        discount: wireTerms(stored),
+        discount: discountTermsJson(stored.discount),
         signerSignature: stored.signature,
         protocolDeadline,
       },
       protocolSignature,
     };
   }
-}
-
-export function wireTerms(stored: StoredDiscount) {
-  const { discount } = stored;
-  return {
-    tokenToRedeem: discount.tokenToRedeem,
-    discount: discount.discount.toString(),
-    signer: discount.signer,
-    protocol: discount.protocol,
-    nonce: discount.nonce.toString(),
-    deadline: discount.deadline,
-  };
 }
