@@ -39,7 +39,8 @@ try {
 }
 for (const entry of readdirSync(outDir)) {
   const path = join(outDir, entry);
-  if (path === bundle) continue;
+  // Only old bundles: dist/ also holds the embedded database's template (src/db/pglite-template.ts).
+  if (path === bundle || !/^sluice-.*\.mjs/.test(entry)) continue;
   try {
     if (Date.now() - statSync(path).mtimeMs > DAY_MS) rmSync(path, { force: true });
   } catch {

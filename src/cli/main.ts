@@ -4,6 +4,7 @@ import { registerDevnetCommand } from "./devnet.ts";
 import { registerImportCommands } from "./import.ts";
 import { registerMigrateCommand } from "./migrate.ts";
 import { registerPointsCommands } from "./points.ts";
+import { registerPrepareCommand } from "./prepare.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerSolverCommand } from "./solver.ts";
 
@@ -18,6 +19,7 @@ registerMigrateCommand(program);
 registerImportCommands(program);
 registerPointsCommands(program);
 registerSolverCommand(program);
+registerPrepareCommand(program);
 
 try {
   await program.parseAsync(process.argv);
