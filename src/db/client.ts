@@ -7,7 +7,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
-import { startFromPgliteTemplate } from "./pglite-template.ts";
+import { pgliteTemplateArchive, startFromPgliteTemplate } from "./pglite-template.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -115,9 +115,12 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     // A new directory starts as a copy of the migrated template when there is one (initdb takes seconds).
     if (!startFromPgliteTemplate(dataDir)) mkdirSync(dataDir, { recursive: true });
   }
+  // In memory, the template comes as an archive to load (no initdb either).
+  const archive = dataDir ? undefined : await pgliteTemplateArchive();
   // One options object: PGlite ignores the options argument when the data directory argument is undefined.
   const client = new PGlite({
     ...(dataDir ? { dataDir } : {}),
+    ...(archive ? { loadDataDir: archive } : {}),
     // Same string representation of int8/numeric as on PostgreSQL.
     parsers: { 20: (value: string) => value, 1700: (value: string) => value },
   });

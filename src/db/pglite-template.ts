@@ -1,11 +1,14 @@
 // A migrated, empty PGlite data directory kept in dist/ to start new embedded databases from. PGlite creates a
 // data directory by running initdb inside WASM, which takes 3–5 s on a 2-core machine; copying a template takes a
-// few hundred ms. `npm ci` builds the template (the package's `prepare` script runs `sluice prepare`); without
-// one, a new database is created the slow way and nothing else changes.
+// few hundred ms (an in-memory database loads it as an archive). `npm ci` builds the template (the package's
+// `prepare` script runs `sluice prepare`); without one, a new database is created the slow way and nothing else
+// changes.
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import { packagePath } from "../package-root.ts";
 
 const MIGRATIONS_DIR = packagePath("src", "db", "migrations");
@@ -65,6 +68,31 @@ export function startFromPgliteTemplate(dataDir: string): boolean {
   rmSync(dataDir, { recursive: true, force: true });
   renameSync(copying, dataDir);
   return true;
+}
+
+let templateArchive: Promise<Blob | undefined> | undefined;
+
+/**
+ * The template as a tar archive, for in-memory databases (tests open dozens): made once per process from a copy
+ * (opening the template itself would write to it); undefined without a template.
+ */
+export function pgliteTemplateArchive(): Promise<Blob | undefined> {
+  templateArchive ??= (async () => {
+    if (!hasPgliteTemplate()) return undefined;
+    const scratch = mkdtempSync(join(tmpdir(), "sluice-pglite-template-"));
+    try {
+      const copy = join(scratch, "db");
+      startFromPgliteTemplate(copy);
+      const client = new PGlite({ dataDir: copy });
+      await client.waitReady;
+      const archive = await client.dumpDataDir("none");
+      await client.close();
+      return archive;
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  })();
+  return templateArchive;
 }
 
 function pgliteVersion(): string {

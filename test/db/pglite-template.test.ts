@@ -70,6 +70,22 @@ describe("PGlite template", () => {
     }
   }, 60_000);
 
+  it("gives in-memory databases the migrated schema too, each its own", async () => {
+    const one = await openDatabase({ kind: "pglite", memory: true });
+    const other = await openDatabase({ kind: "pglite", memory: true });
+    try {
+      const applied = await one.query<{ n: number }>(
+        "select count(*)::int as n from drizzle.__drizzle_migrations",
+      );
+      expect(applied[0]!.n).toBeGreaterThan(0);
+      await one.query("insert into points_types (name, decimals) values ('memory-one', 18)");
+      expect(await other.query("select 1 from points_types where name = 'memory-one'")).toEqual([]);
+    } finally {
+      await one.close();
+      await other.close();
+    }
+  }, 60_000);
+
   it("copies only into a missing or empty directory and leaves no temporary copy behind", () => {
     const empty = join(scratch, "empty");
     mkdirSync(empty);
