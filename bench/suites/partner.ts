@@ -127,10 +127,7 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
   const serverIdleRssMb = rssMb(serverPid);
   const whole = sampleRss(serverPid);
   // PGlite has no backends of its own: its queries run inside the server's process.
-  const backends =
-    kind === "postgres"
-      ? await openBackendProbe(benchDatabase("postgres").serveEnv.DATABASE_URL!)
-      : undefined;
+  const backends = kind === "postgres" ? await openBackendProbe(target.serveEnv.DATABASE_URL!) : undefined;
   let bare: RunningProcess | undefined;
   try {
     const routes = partnerRoutes(dataset, scale);

@@ -1,7 +1,5 @@
 import type { Command } from "commander";
-import { openDatabase } from "../db/client.ts";
-import { migrate } from "../db/migrate.ts";
-import { ensurePgliteTemplate } from "../db/pglite-template.ts";
+import { ensureMigratedPgliteTemplate } from "../db/migrate.ts";
 
 export function registerPrepareCommand(program: Command): void {
   program
@@ -10,11 +8,7 @@ export function registerPrepareCommand(program: Command): void {
       "build what makes a first start fast: the migrated template new embedded databases are copied from (npm ci runs it)",
     )
     .action(async () => {
-      const template = await ensurePgliteTemplate(async (dataDir) => {
-        const database = await openDatabase({ kind: "pglite", dataDir });
-        await migrate(database);
-        await database.close();
-      });
+      const template = await ensureMigratedPgliteTemplate();
       process.stdout.write(`embedded database template ready: ${template}\n`);
     });
 }

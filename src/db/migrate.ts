@@ -2,7 +2,8 @@
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { packagePath } from "../package-root.ts";
-import type { Database } from "./client.ts";
+import { type Database, openDatabase } from "./client.ts";
+import { ensurePgliteTemplate } from "./pglite-template.ts";
 
 const migrationsFolder = packagePath("src", "db", "migrations");
 
@@ -17,4 +18,13 @@ export async function migrate(database: Database): Promise<void> {
   await database.withAdvisoryLock(MIGRATION_LOCK_KEY, () =>
     migratePg(database.db as never, { migrationsFolder }),
   );
+}
+
+/** Builds the embedded databases' template (pglite-template.ts) if it is missing: a migrated, closed database. */
+export function ensureMigratedPgliteTemplate(): Promise<string> {
+  return ensurePgliteTemplate(async (dataDir) => {
+    const database = await openDatabase({ kind: "pglite", dataDir });
+    await migrate(database);
+    await database.close();
+  });
 }

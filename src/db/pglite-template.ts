@@ -4,7 +4,16 @@
 // `prepare` script runs `sluice prepare`); without one, a new database is created the slow way and nothing else
 // changes.
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -65,7 +74,8 @@ export function startFromPgliteTemplate(dataDir: string): boolean {
   const copying = `${dataDir}.${process.pid}.tmp`;
   rmSync(copying, { recursive: true, force: true });
   cpSync(template, copying, { recursive: true });
-  rmSync(dataDir, { recursive: true, force: true });
+  // Empty when checked above; rmdir (not rm -r) so a directory that gained files since is never deleted.
+  if (existsSync(dataDir)) rmdirSync(dataDir);
   renameSync(copying, dataDir);
   return true;
 }

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.ts";
-import { migrate } from "../../src/db/migrate.ts";
+import { ensureMigratedPgliteTemplate, migrate } from "../../src/db/migrate.ts";
 import {
   ensurePgliteTemplate,
   hasPgliteTemplate,
@@ -13,19 +13,13 @@ import {
   startFromPgliteTemplate,
 } from "../../src/db/pglite-template.ts";
 
-async function createMigrated(dataDir: string): Promise<void> {
-  const database = await openDatabase({ kind: "pglite", dataDir });
-  await migrate(database);
-  await database.close();
-}
-
 describe("PGlite template", () => {
   let scratch: string;
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), "sluice-template-"));
     // The template lives in the package's dist/ (npm ci builds it); building it again is a no-op.
-    await ensurePgliteTemplate(createMigrated);
+    await ensureMigratedPgliteTemplate();
   }, 60_000);
 
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
