@@ -1,13 +1,13 @@
 // Opens the service's database: PostgreSQL through `pg` when a URL is given, otherwise PGlite (PostgreSQL
 // compiled to WASM) in a data directory or in memory. Both speak the same SQL and run the same migrations.
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
-import { pgliteTemplateArchive, startFromPgliteTemplate } from "./pglite-template.ts";
+import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
+import { pgliteOpenFailed, preparePgliteDataDir } from "./pglite-data-dir.ts";
+import { pgliteTemplateArchive } from "./pglite-template.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -17,7 +17,12 @@ export type DatabaseKind = "pglite" | "postgres";
 
 export type DatabaseOptions =
   | { kind: "postgres"; url: string; poolSize?: number }
-  | { kind: "pglite"; dataDir: string }
+  | {
+      kind: "pglite";
+      dataDir: string;
+      /** The directory's lock, when the caller took it already (lockEmbeddedDatabase); released on close. */
+      lock?: DataDirLock;
+    }
   | { kind: "pglite"; memory: true };
 
 export interface QueryOptions {
@@ -51,7 +56,16 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => value);
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") return openPostgres(options.url, options.poolSize ?? 10);
-  return openPglite("memory" in options ? undefined : options.dataDir);
+  return openPglite("memory" in options ? undefined : options);
+}
+
+/**
+ * Takes the embedded database's directory lock now (data-dir-lock.ts), for a caller that must know it holds the
+ * directory before it starts anything else; the database opened with the returned options owns the lock.
+ */
+export function lockEmbeddedDatabase(options: DatabaseOptions): DatabaseOptions {
+  if (options.kind !== "pglite" || "memory" in options || options.lock) return options;
+  return { ...options, lock: acquireDataDirLock(options.dataDir) };
 }
 
 function openPostgres(url: string, poolSize: number): Database {
@@ -109,22 +123,16 @@ function openPostgres(url: string, poolSize: number): Database {
   };
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
-  if (dataDir) {
-    mkdirSync(dirname(dataDir), { recursive: true });
-    // A new directory starts as a copy of the migrated template when there is one (initdb takes seconds).
-    if (!startFromPgliteTemplate(dataDir)) mkdirSync(dataDir, { recursive: true });
+async function openPglite(directory: { dataDir: string; lock?: DataDirLock } | undefined): Promise<Database> {
+  // One process per data directory: the lock comes before anything reads or writes the directory.
+  const lock = directory ? (directory.lock ?? acquireDataDirLock(directory.dataDir)) : undefined;
+  let client: PGlite;
+  try {
+    client = await startPglite(directory?.dataDir);
+  } catch (error) {
+    lock?.release();
+    throw error;
   }
-  // In memory, the template comes as an archive to load (no initdb either).
-  const archive = dataDir ? undefined : await pgliteTemplateArchive();
-  // One options object: PGlite ignores the options argument when the data directory argument is undefined.
-  const client = new PGlite({
-    ...(dataDir ? { dataDir } : {}),
-    ...(archive ? { loadDataDir: archive } : {}),
-    // Same string representation of int8/numeric as on PostgreSQL.
-    parsers: { 20: (value: string) => value, 1700: (value: string) => value },
-  });
-  await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   let closed = false;
   return {
@@ -142,9 +150,32 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     async close() {
       if (closed) return;
       closed = true;
-      await client.close();
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
+}
+
+async function startPglite(dataDir: string | undefined): Promise<PGlite> {
+  if (dataDir) preparePgliteDataDir(dataDir);
+  // In memory, the template comes as an archive to load (no initdb either).
+  const archive = dataDir ? undefined : await pgliteTemplateArchive();
+  try {
+    // One options object: PGlite ignores the options argument when the data directory argument is undefined.
+    const client = new PGlite({
+      ...(dataDir ? { dataDir } : {}),
+      ...(archive ? { loadDataDir: archive } : {}),
+      // Same string representation of int8/numeric as on PostgreSQL.
+      parsers: { 20: (value: string) => value, 1700: (value: string) => value },
+    });
+    await client.waitReady;
+    return client;
+  } catch (error) {
+    throw dataDir ? pgliteOpenFailed(dataDir, error) : error;
+  }
 }
 
 /** Reads the database options from the environment: `DATABASE_URL`, else PGlite under `DATA_DIR`. */

@@ -6,7 +6,13 @@ import { createServer } from "node:net";
 import { createChainPublicClient } from "../chain/client.ts";
 import { systemClock } from "../clock.ts";
 import type { Env } from "../config/env.ts";
-import { type Database, databaseOptionsFromEnv, openDatabase } from "../db/client.ts";
+import {
+  type Database,
+  type DatabaseOptions,
+  databaseOptionsFromEnv,
+  lockEmbeddedDatabase,
+  openDatabase,
+} from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import { prepareDatabase, type Service, startService } from "../service.ts";
 import { createSwapRuntime } from "../swap/runtime.ts";
@@ -39,10 +45,13 @@ export async function startDevnetService(options: DevnetServiceOptions): Promise
   const port = env.PORT === 0 ? await freePort(env.HOST) : env.PORT;
   const apiUrl = `http://${reachableHost(env.HOST)}:${port}/api/v1`;
 
+  // The embedded database's directory is locked before anything starts: a second process on this DATA_DIR stops
+  // here, having started (and written) nothing.
+  const databaseTarget = options.database ?? lockEmbeddedDatabase(databaseOptionsFromEnv(env, env.DATA_DIR));
   // The chain and the database (opened, migrated, demo data loaded) start side by side: neither needs the other
   // until the swap runtime is built, and together they are most of the start-up time.
   const [opened, started] = await Promise.allSettled([
-    openAndPrepareDatabase(options.database, env, logger),
+    openAndPrepareDatabase(databaseTarget, env, logger),
     startDevnetChain({ dataDir: env.DATA_DIR, logger }),
   ]);
   if (opened.status === "rejected" || started.status === "rejected") {
@@ -106,12 +115,14 @@ export async function startDevnetService(options: DevnetServiceOptions): Promise
   }
 }
 
+/** Opens (unless given an open database) and prepares the service's database. */
 async function openAndPrepareDatabase(
-  given: Database | undefined,
+  target: Database | DatabaseOptions,
   env: Env,
   logger: Logger,
 ): Promise<Database> {
-  const database = given ?? (await openDatabase(databaseOptionsFromEnv(env, env.DATA_DIR)));
+  const given = "db" in target;
+  const database = given ? target : await openDatabase(target);
   try {
     await prepareDatabase(database, env, logger);
   } catch (error) {
