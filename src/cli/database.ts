@@ -13,3 +13,23 @@ export async function openMigratedDatabase(env: Env = readEnv()): Promise<Databa
   }
   return database;
 }
+
+/**
+ * Runs `work` on the migrated database and closes it. Resolves only once the database is closed (PGlite writes
+ * out its last pages then), so a command reports success after its data is stored, never before.
+ */
+export async function withMigratedDatabase<T>(
+  work: (database: Database) => Promise<T>,
+  env: Env = readEnv(),
+): Promise<T> {
+  const database = await openMigratedDatabase(env);
+  let result: T;
+  try {
+    result = await work(database);
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+  await database.close();
+  return result;
+}

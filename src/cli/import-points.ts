@@ -3,7 +3,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { MAX_POINTS_DECIMALS } from "../points/amounts.ts";
 import { importPointsFile, POINTS_FILE_FORMATS, type PointsFileFormat } from "../points/import-file.ts";
 import { createProgressBar } from "../points/progress-bar.ts";
-import { openMigratedDatabase } from "./database.ts";
+import { withMigratedDatabase } from "./database.ts";
 
 export function registerImportPointsCommand(importCommand: Command): void {
   importCommand
@@ -21,27 +21,27 @@ export function registerImportPointsCommand(importCommand: Command): void {
         file: string,
         options: { type: string; block: number; decimals?: number; format?: PointsFileFormat },
       ) => {
-        const database = await openMigratedDatabase();
-        const progress = createProgressBar("importing points", "bytes");
-        try {
-          const summary = await importPointsFile(database, {
-            path: file,
-            format: options.format,
-            pointsType: options.type,
-            blockNumber: options.block,
-            decimals: options.decimals,
-            onProgress: (bytesRead, totalBytes) => progress.update(bytesRead, totalBytes),
-          });
-          progress.stop();
-          process.stdout.write(
-            `imported points snapshot ${summary.pointsType}@${summary.blockNumber}: ${summary.inputRows} rows, ` +
-              `${summary.receiverRows} receiver rows in ${summary.vaults} vaults, total ${summary.totalPoints} ` +
-              `(${summary.decimals} decimals)\n`,
-          );
-        } finally {
-          progress.stop();
-          await database.close();
-        }
+        const summary = await withMigratedDatabase(async (database) => {
+          const progress = createProgressBar("importing points", "bytes");
+          try {
+            return await importPointsFile(database, {
+              path: file,
+              format: options.format,
+              pointsType: options.type,
+              blockNumber: options.block,
+              decimals: options.decimals,
+              onProgress: (bytesRead, totalBytes) => progress.update(bytesRead, totalBytes),
+            });
+          } finally {
+            progress.stop();
+          }
+        });
+        // Printed once the database is closed: the snapshot is stored.
+        process.stdout.write(
+          `imported points snapshot ${summary.pointsType}@${summary.blockNumber}: ${summary.inputRows} rows, ` +
+            `${summary.receiverRows} receiver rows in ${summary.vaults} vaults, total ${summary.totalPoints} ` +
+            `(${summary.decimals} decimals)\n`,
+        );
       },
     );
 }

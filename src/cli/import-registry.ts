@@ -6,7 +6,7 @@ import { storeRegistry } from "../registry/importer.ts";
 import { DEFAULT_ICON_BASE_URL, readMetadataTree } from "../registry/metadata-tree.ts";
 import { readOverlayFile } from "../registry/overlay.ts";
 import { formatImportReport } from "../registry/report.ts";
-import { openMigratedDatabase } from "./database.ts";
+import { withMigratedDatabase } from "./database.ts";
 
 interface ImportRegistryFlags {
   overlay: string;
@@ -36,16 +36,12 @@ export function registerImportRegistryCommand(importCommand: Command): void {
       // Both inputs are read and validated before the database is touched: a bad file or tree changes nothing.
       const overlay = await readOverlayFile(flags.overlay);
       const tree = await readMetadataTree(dir, { iconBaseUrl });
-      const database = await openMigratedDatabase();
-      try {
-        const report = await storeRegistry(database, tree, overlay);
-        if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-        else
-          process.stdout.write(
-            `registry imported from ${dir} (${database.kind})\n${formatImportReport(report)}\n`,
-          );
-      } finally {
-        await database.close();
-      }
+      const { report, kind } = await withMigratedDatabase(async (database) => ({
+        report: await storeRegistry(database, tree, overlay),
+        kind: database.kind,
+      }));
+      // Printed once the database is closed: the registry is stored.
+      if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else process.stdout.write(`registry imported from ${dir} (${kind})\n${formatImportReport(report)}\n`);
     });
 }

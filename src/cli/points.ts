@@ -1,7 +1,7 @@
 // `sluice points sync <url>`: pull a partner's latest snapshot from its External Points API.
 import type { Command } from "commander";
 import { syncPartnerPoints } from "../points/sync.ts";
-import { openMigratedDatabase } from "./database.ts";
+import { withMigratedDatabase } from "./database.ts";
 import { parseDecimals } from "./import-points.ts";
 
 export function registerPointsCommands(program: Command): void {
@@ -20,28 +20,26 @@ export function registerPointsCommands(program: Command): void {
     )
     .option("--type-decimals <d>", "decimals of the points type if it is new (default 18)", parseDecimals)
     .action(async (url: string, options: { type: string; decimals?: number; typeDecimals?: number }) => {
-      const database = await openMigratedDatabase();
-      try {
-        const result = await syncPartnerPoints(database, {
+      const result = await withMigratedDatabase((database) =>
+        syncPartnerPoints(database, {
           url,
           pointsType: options.type,
           sourceDecimals: options.decimals,
           typeDecimals: options.typeDecimals,
           onPage: ({ page, rows, stagedRows }) =>
             process.stderr.write(`page ${page}: ${rows} rows (${stagedRows} staged)\n`),
-        });
-        if (result.status === "up-to-date") {
-          process.stdout.write(`${options.type} is up to date at block ${result.blockNumber}\n`);
-          return;
-        }
-        const { snapshot } = result;
-        process.stdout.write(
-          `synced ${snapshot.pointsType}@${snapshot.blockNumber}${result.resumed ? " (resumed)" : ""}: ` +
-            `${snapshot.inputRows} rows, ${snapshot.receiverRows} receiver rows in ${snapshot.vaults} vaults, ` +
-            `total ${snapshot.totalPoints} (${snapshot.decimals} decimals)\n`,
-        );
-      } finally {
-        await database.close();
+        }),
+      );
+      // Printed once the database is closed: the snapshot is stored.
+      if (result.status === "up-to-date") {
+        process.stdout.write(`${options.type} is up to date at block ${result.blockNumber}\n`);
+        return;
       }
+      const { snapshot } = result;
+      process.stdout.write(
+        `synced ${snapshot.pointsType}@${snapshot.blockNumber}${result.resumed ? " (resumed)" : ""}: ` +
+          `${snapshot.inputRows} rows, ${snapshot.receiverRows} receiver rows in ${snapshot.vaults} vaults, ` +
+          `total ${snapshot.totalPoints} (${snapshot.decimals} decimals)\n`,
+      );
     });
 }
