@@ -135,14 +135,13 @@ describe("one process per embedded data directory", () => {
       runSluice(["migrate"], { DATA_DIR: dataDir }),
     ]);
     for (const refused of refusals) {
+      expect({ code: refused.code, stdout: refused.stdout }).toEqual({ code: 1, stdout: "" });
       expect(refused.stderr).toContain(
         `the embedded database in ${join(dataDir, "db")} is in use by process`,
       );
       expect(refused.stderr).toContain(`process ${holder.child.pid} (sluice.mjs points sync`);
       expect(refused.stderr).toContain("Stop that process first");
       expect(refused.stderr).toContain("use PostgreSQL (DATABASE_URL)");
-      expect(refused.stdout).toBe("");
-      expect(refused.code).toBe(1);
     }
     // A second server is refused before it starts anything: no anvil, no devnet files.
     const serve = await runSluice(["serve"], {

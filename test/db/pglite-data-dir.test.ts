@@ -43,13 +43,12 @@ describe("an embedded data directory PGlite cannot open", () => {
     const before = filesUnder(dataDir);
 
     const migrate = await runSluice(["migrate"], { DATA_DIR: dataDir });
+    expect({ code: migrate.code, stdout: migrate.stdout }).toEqual({ code: 1, stdout: "" });
     expect(migrate.stderr).toBe(
       `sluice: cannot open the embedded database in ${databaseDir}: it holds files but no database (no ` +
         "PG_VERSION), and PGlite would initialise a new one over them. The directory was left as it is: restore " +
         "it from a backup, or move it away to start with a new, empty database\n",
     );
-    expect(migrate.stdout).toBe("");
-    expect(migrate.code).toBe(1);
     expect(filesUnder(dataDir)).toEqual(before);
 
     renameSync(join(workDir, "PG_VERSION"), versionFile);
