@@ -129,9 +129,14 @@ function readHolder(file: string): DataDirLockHolder | null | "missing" {
   }
   try {
     const value = JSON.parse(text) as Partial<DataDirLockHolder>;
-    return typeof value.pid === "number" && typeof value.token === "string" && typeof value.host === "string"
-      ? (value as DataDirLockHolder)
-      : null;
+    // The token names a takeover file and the PID is signalled (signal 0) where there is no /proc: both checked.
+    const valid =
+      Number.isSafeInteger(value.pid) &&
+      value.pid! > 0 &&
+      typeof value.token === "string" &&
+      /^[0-9a-f]{1,64}$/.test(value.token) &&
+      typeof value.host === "string";
+    return valid ? (value as DataDirLockHolder) : null;
   } catch {
     return null;
   }
