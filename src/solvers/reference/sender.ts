@@ -1,6 +1,6 @@
 // One sequential transaction sender for the solver's EOA: its own nonce counter, one transaction at a time, each
 // awaited to its receipt before the next is signed. Every transaction carries a key (the order hash) and a key is
-// never broadcast twice.
+// broadcast again only after the node dropped its earlier transaction (see chain losses below).
 //
 // Restart recovery: `waitUntilIdle` holds the start until the EOA's pending nonce equals its latest nonce, i.e.
 // until whatever a previous run left in flight has been mined. Only then does the filler plan, so an order an
@@ -31,7 +31,7 @@ import { decodeRevert } from "../../chain/errors.ts";
 import type { Logger } from "../../logger.ts";
 
 export interface OutgoingTransaction {
-  /** What the transaction is for (the order hash): never broadcast twice. */
+  /** What the transaction is for (the order hash): never in flight twice. */
   key: string;
   to: Address;
   data: Hex;
