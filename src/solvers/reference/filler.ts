@@ -7,6 +7,10 @@
 // plan uses one, the discount is resolved right before sending — its protocol co-signature lives 90 seconds — and
 // the fill goes out as `Executor.fill(order, protocolSignature, swapInputs, discountSwapInputs, "0x")`. A discount
 // that cannot be resolved any more is left out and the order planned again without it.
+//
+// Each poll first lets the sender check that the chain still holds its fills: after a reorg or a devnet restart
+// dropped some, its nonce follows the chain again and every open order is judged again, so an order whose fill was
+// dropped (open again, its nonce unused) is filled again.
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Address, encodeFunctionData, type Hex, isAddressEqual } from "viem";
 import { executorAbi, reactorAbi } from "../../chain/abis.ts";
@@ -79,6 +83,8 @@ export class OrderFiller {
   readonly #skipped = new Map<string, SkipReason>();
   /** The last passing condition logged per order (logged again only when it changes). */
   readonly #waiting = new Map<string, string>();
+  /** The sender's resync count when the open orders were last judged from scratch. */
+  #resyncsSeen = 0;
 
   constructor(options: OrderFillerOptions) {
     this.#options = options;
@@ -104,6 +110,7 @@ export class OrderFiller {
   }
 
   async pollOnce(signal: AbortSignal): Promise<void> {
+    await this.#replanAfterChainLoss(signal);
     const orders = await this.#options.orders.openOrders(signal);
     this.#logger.debug({ open: orders.length }, "open orders polled");
     const open = new Set(orders.map((order) => order.orderHash.toLowerCase()));
@@ -220,6 +227,12 @@ export class OrderFiller {
           return this.#wait(orderHash, `would_revert:${outcome.error ?? "unknown"}`, {
             detail: outcome.detail,
           });
+        case "dropped":
+          this.#logger.warn(
+            { orderHash, orderId: record.orderId, txHash: outcome.hash },
+            "fill dropped before it was mined; planning it again at the next poll",
+          );
+          return;
         case "duplicate":
           return;
       }
@@ -230,6 +243,21 @@ export class OrderFiller {
       }
       throw error;
     }
+  }
+
+  /**
+   * Lets the sender check that the chain still holds its transactions. When it had to resynchronise (a reorg or a
+   * node restart dropped some), the skips and waits were judged on blocks that are gone: every open order is judged
+   * again, and the dropped fills' orders, open again, are planned again.
+   */
+  async #replanAfterChainLoss(signal: AbortSignal): Promise<void> {
+    const { sender } = this.#options;
+    await sender.resync(signal);
+    if (sender.resyncs === this.#resyncsSeen) return;
+    this.#resyncsSeen = sender.resyncs;
+    this.#skipped.clear();
+    this.#waiting.clear();
+    this.#logger.warn("the chain lost transactions of this solver; planning every open order again");
   }
 
   /**

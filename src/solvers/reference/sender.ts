@@ -1,11 +1,20 @@
 // One sequential transaction sender for the solver's EOA: its own nonce counter, one transaction at a time, each
 // awaited to its receipt before the next is signed. Every transaction carries a key (the order hash) and a key is
-// never broadcast twice.
+// broadcast again only after the node dropped its earlier transaction (see chain losses below).
 //
 // Restart recovery: `waitUntilIdle` holds the start until the EOA's pending nonce equals its latest nonce, i.e.
 // until whatever a previous run left in flight has been mined. Only then does the filler plan, so an order an
 // in-flight transaction filled is seen as a used nonce instead of being sent again. This relies on the EOA being
 // used by this solver alone.
+//
+// Chain losses: a reorg can remove a mined transaction, and a devnet restarted without its last state can forget
+// mined and pooled ones alike; the chain's nonce is then below the counter. The sender checks this while it waits for
+// a receipt and whenever the filler calls `resync` (each poll): a transaction at a nonce the chain has not reached
+// that the node no longer knows (neither mined nor pooled) is dropped, and its key forgotten so the filler may plan
+// that order again; the counter continues after the last transaction the node still holds, or at the chain's nonce.
+// Only transactions the node has forgotten are forgotten, so an order is never in flight twice. A pooled transaction
+// above a dropped one is waited for: the node mines it once the gap is filled, or drops it (anvil does at its next
+// block), which is then noticed the same way.
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   type Address,
@@ -13,6 +22,8 @@ import {
   ExecutionRevertedError,
   type Hex,
   keccak256,
+  TransactionNotFoundError,
+  type TransactionReceipt,
   TransactionReceiptNotFoundError,
 } from "viem";
 import type { ChainPublicClient, ChainWalletClient } from "../../chain/client.ts";
@@ -20,7 +31,7 @@ import { decodeRevert } from "../../chain/errors.ts";
 import type { Logger } from "../../logger.ts";
 
 export interface OutgoingTransaction {
-  /** What the transaction is for (the order hash): never broadcast twice. */
+  /** What the transaction is for (the order hash): never in flight twice. */
   key: string;
   to: Address;
   data: Hex;
@@ -32,7 +43,9 @@ export type SendOutcome =
   | { kind: "reverted"; hash: Hex; blockNumber: bigint; error: string | undefined }
   /** The transaction would revert (gas estimation failed with a revert): nothing was broadcast. */
   | { kind: "rejected"; error: string | undefined; detail: string }
-  /** This key was already broadcast once. */
+  /** Broadcast, then dropped before it was mined (a reorg or a node restart): the key may be sent again. */
+  | { kind: "dropped"; hash: Hex }
+  /** This key was already broadcast (and not dropped since). */
   | { kind: "duplicate" };
 
 export class SenderNotReadyError extends Error {
@@ -65,14 +78,23 @@ export interface SequentialSenderOptions {
   gasHeadroomPercent?: number;
 }
 
+interface Broadcast {
+  hash: Hex;
+  key: string;
+}
+
 export class SequentialSender {
   readonly #wallet: ChainWalletClient;
   readonly #client: ChainPublicClient;
   readonly #logger: Logger;
   readonly #pollIntervalMs: number;
   readonly #headroom: bigint;
-  readonly #sent = new Set<string>();
+  /** The last transaction broadcast at each nonce. */
+  readonly #broadcasts = new Map<number, Broadcast>();
+  /** The nonce of each key's transaction. */
+  readonly #sent = new Map<string, number>();
   #nonce: number | undefined;
+  #resyncs = 0;
   /** The tail of the queue: each send starts when the previous one has settled. */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -90,6 +112,24 @@ export class SequentialSender {
 
   hasSent(key: string): boolean {
     return this.#sent.has(key);
+  }
+
+  /** How many times the counter was resynchronised after the chain lost transactions (see `resync`). */
+  get resyncs(): number {
+    return this.#resyncs;
+  }
+
+  /**
+   * Checks, behind the queued transactions, that the chain still holds what was sent: the keys of dropped
+   * transactions are forgotten and the counter follows the chain (`resyncs` counts each time it had to).
+   */
+  resync(signal: AbortSignal): Promise<void> {
+    const run = this.#queue.then(() => {
+      signal.throwIfAborted();
+      return this.#reconcile();
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 
   /** Waits until no transaction of the EOA is in flight, then takes the chain's nonce as its own counter. */
@@ -149,14 +189,14 @@ export class SequentialSender {
     const serializedTransaction = await this.#wallet.signTransaction(prepared);
     const hash = keccak256(serializedTransaction);
 
-    this.#sent.add(tx.key);
+    this.#record(nonce, { hash, key: tx.key });
     try {
       await this.#wallet.sendRawTransaction({ serializedTransaction });
     } catch (error) {
       // The answer may have been lost after the node took the transaction: only a node that knows nothing of it
       // (and holds nothing else under its nonce) proves it was not sent.
-      if (!(await this.#isKnown(hash))) {
-        this.#sent.delete(tx.key);
+      if (!(await this.#isKnown(hash).catch(() => false))) {
+        this.#forget(nonce);
         this.#nonce = await this.#client.getTransactionCount({ address: this.address, blockTag: "pending" });
         throw new BroadcastFailedError(hash, error);
       }
@@ -164,7 +204,8 @@ export class SequentialSender {
     this.#nonce = nonce + 1;
     this.#logger.info({ key: tx.key, hash, nonce, to: tx.to }, "transaction sent");
 
-    const receipt = await this.#waitForReceipt(hash, signal);
+    const receipt = await this.#waitForReceipt(hash, nonce, signal);
+    if (receipt === null) return { kind: "dropped", hash };
     if (receipt.status === "success") {
       return { kind: "mined", hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed };
     }
@@ -176,26 +217,82 @@ export class SequentialSender {
     };
   }
 
+  /**
+   * Follows the chain when it holds fewer of this account's transactions than were sent (see the header): forgets
+   * the dropped ones and moves the counter after the last one still pooled, or to the chain's nonce.
+   */
+  async #reconcile(): Promise<void> {
+    const own = this.#nonce;
+    if (own === undefined) throw new SenderNotReadyError();
+    const chainNonce = await this.#client.getTransactionCount({ address: this.address, blockTag: "latest" });
+    if (chainNonce >= own) return;
+
+    // Every lookup first: one that fails leaves the state as it was.
+    let next = chainNonce;
+    const dropped: Array<Broadcast & { nonce: number }> = [];
+    for (let nonce = chainNonce; nonce < own; nonce++) {
+      const broadcast = this.#broadcasts.get(nonce);
+      if (!broadcast) continue;
+      if (await this.#isKnown(broadcast.hash)) next = nonce + 1;
+      else dropped.push({ ...broadcast, nonce });
+    }
+    if (dropped.length === 0 && next === own) return;
+
+    for (const { nonce } of dropped) this.#forget(nonce);
+    this.#nonce = next;
+    this.#resyncs += 1;
+    this.#logger.warn(
+      { account: this.address, chainNonce, previousNonce: own, nonce: next, dropped },
+      "the chain lost transactions of this account; nonce resynchronised",
+    );
+  }
+
+  /** A new transaction at `nonce` replaces whatever was recorded there. */
+  #record(nonce: number, broadcast: Broadcast): void {
+    this.#forget(nonce);
+    this.#broadcasts.set(nonce, broadcast);
+    this.#sent.set(broadcast.key, nonce);
+  }
+
+  #forget(nonce: number): void {
+    const key = this.#broadcasts.get(nonce)?.key;
+    this.#broadcasts.delete(nonce);
+    if (key !== undefined && this.#sent.get(key) === nonce) this.#sent.delete(key);
+  }
+
+  /** Whether the node holds the transaction (mined or pooled); a failed lookup throws. */
   async #isKnown(hash: Hex): Promise<boolean> {
     try {
       await this.#client.getTransaction({ hash });
       return true;
-    } catch {
-      return false;
+    } catch (error) {
+      if (error instanceof TransactionNotFoundError) return false;
+      throw error;
     }
   }
 
-  async #waitForReceipt(hash: Hex, signal: AbortSignal) {
+  /** The receipt once mined; null when the transaction was dropped first (it is then forgotten). */
+  async #waitForReceipt(hash: Hex, nonce: number, signal: AbortSignal): Promise<TransactionReceipt | null> {
     for (;;) {
       signal.throwIfAborted();
       try {
-        return await this.#client.getTransactionReceipt({ hash });
+        const receipt = await this.#receipt(hash);
+        if (receipt) return receipt;
+        await this.#reconcile();
+        if (this.#broadcasts.get(nonce)?.hash !== hash) return null;
       } catch (error) {
-        if (!(error instanceof TransactionReceiptNotFoundError)) {
-          this.#logger.warn({ hash, err: error }, "receipt poll failed; retrying");
-        }
+        this.#logger.warn({ hash, err: error }, "receipt poll failed; retrying");
       }
       await sleep(this.#pollIntervalMs, undefined, { signal });
+    }
+  }
+
+  async #receipt(hash: Hex): Promise<TransactionReceipt | null> {
+    try {
+      return await this.#client.getTransactionReceipt({ hash });
+    } catch (error) {
+      if (error instanceof TransactionReceiptNotFoundError) return null;
+      throw error;
     }
   }
 

@@ -1,8 +1,11 @@
 // The reference solver end to end on anvil: a Sluice swap server on PGlite registers it as a solver; a swapper
 // quotes, signs and posts an order; the solver learns it won from GET /orders and fills it on-chain through its
 // Executor, split over two adapters. Also: an order past its deadline in chain time and an order whose nonce was
-// invalidated are skipped, and a solver restarted while its fill is in flight does not send it again.
-// The API status of a filled order is the indexer's business: these tests assert on-chain effects.
+// invalidated are skipped, and a solver restarted while its fill is in flight does not send it again. When the chain
+// loses its fills (anvil_reorg, or evm_revert as a devnet restarted from older state), the running solver resyncs
+// its nonce and fills those orders again, and later ones too.
+// The API status of a filled order is the indexer's business: these tests assert on-chain effects (the reorg test
+// alone runs the indexer, to show the order going back to open and filled again).
 import { type Address, type Hex, maxUint256, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liquidLaneAdapterViewAbi, reactorAbi } from "../../../src/chain/abis.ts";
@@ -10,11 +13,14 @@ import { hashOrder } from "../../../src/chain/order.ts";
 import { ManualClock } from "../../../src/clock.ts";
 import type { Database } from "../../../src/db/client.ts";
 import type { App } from "../../../src/http/server.ts";
+import { ReactorIndexer } from "../../../src/indexer/indexer.ts";
+import { silentLogger } from "../../../src/logger.ts";
+import { OrderRepository } from "../../../src/orders/repository.ts";
 import { type ReferenceSolver, startReferenceSolver } from "../../../src/solvers/reference/main.ts";
 import { withMargin } from "../../../src/solvers/reference/pricing.ts";
 import { useTestChain } from "../../support/anvil.ts";
 import { createTestDatabase } from "../../support/db.ts";
-import { approveReactor, quoteRequestBody, tokenBalance } from "../../support/orders.ts";
+import { approveReactor, indexUntilCaughtUp, quoteRequestBody, tokenBalance } from "../../support/orders.ts";
 import { createSwapTestApp } from "../../support/swap.ts";
 import {
   type CapturedLogs,
@@ -22,6 +28,7 @@ import {
   deploySecondUsdAdapter,
   type LateListener,
   type LogEntry,
+  type PlacedOrder,
   placeOrder,
   retireOpenOrders,
   SOLVER_ID,
@@ -146,6 +153,24 @@ async function fillsSince(fromBlock: bigint): Promise<Hex[]> {
 
 const skipped = (orderHash: Hex, reason: string) => (entry: LogEntry) =>
   entry.msg === "order skipped" && entry.orderHash === orderHash && entry.reason === reason;
+const sent = (orderHash: Hex) => (entry: LogEntry) =>
+  entry.msg === "transaction sent" && entry.key === orderHash;
+const filled = (orderHash: Hex) => (entry: LogEntry) =>
+  entry.msg === "order filled" && entry.orderHash === orderHash;
+
+/** The block that mined the transaction `entry` names (`txHash`). */
+async function blockOf(entry: LogEntry): Promise<bigint> {
+  return (await chain.publicClient.getTransactionReceipt({ hash: entry.txHash as Hex })).blockNumber;
+}
+
+/** anvil_reorg: the blocks from `block` to the head are replaced by as many empty ones. */
+async function reorgFrom(block: bigint): Promise<void> {
+  const head = await chain.publicClient.getBlockNumber();
+  await chain.testClient.request({
+    method: "anvil_reorg" as never,
+    params: [Number(head - block + 1n), []] as never,
+  });
+}
 
 describe("reference solver on anvil with a Sluice swap server", () => {
   it("fills a won order on-chain over the best legs, paying exactly the committed outputs, once", async () => {
@@ -348,5 +373,142 @@ describe("reference solver on anvil with a Sluice swap server", () => {
     expect(response.json().error.code).toBe("NO_QUOTES");
     const line = await flow.logs.waitFor((e) => e.msg === "quote request" && e.status === 204);
     expect(line.declined).toBe("insufficient_capacity");
+  });
+});
+
+describe("reference solver when the chain loses its fills", () => {
+  it("fills an order again after a reorg drops its fill, and fills later orders, without a restart", async () => {
+    const flow = await startFlow();
+    const swapper = chain.accounts.swapper.address;
+    const startBlock = await chain.publicClient.getBlockNumber();
+    const nonceBefore = await solverNonce();
+    const usdBefore = await balanceOf(chain.core.tokens.usd, swapper);
+    const indexer = new ReactorIndexer({
+      database,
+      client: chain.publicClient,
+      reactor: chain.core.reactor,
+      confirmationDepth: 0,
+      startBlock,
+      clock: flow.clock,
+      logger: silentLogger(),
+    });
+    const catchUp = () => indexUntilCaughtUp(indexer);
+    const orders = new OrderRepository(database);
+
+    const placed = await placeOrder(chain, flow.app, 10n * RWA);
+    const first = await flow.logs.waitFor(filled(placed.orderHash), { what: "the first fill" });
+    await catchUp();
+    expect(await orders.findById(placed.orderId)).toMatchObject({ status: "filled", txHash: first.txHash });
+
+    await reorgFrom(await blockOf(first));
+    expect(
+      await chain.publicClient.getTransactionReceipt({ hash: first.txHash as Hex }).catch(() => null),
+    ).toBeNull();
+    expect(await isUsedNonce(swapper, placed.nonce)).toBe(false);
+    await catchUp();
+    expect(await orders.findById(placed.orderId)).toMatchObject({ status: "open", txHash: null });
+
+    // (a) The same order, open again with its nonce unused, is filled again.
+    const again = await flow.logs.waitFor(filled(placed.orderHash), {
+      what: "the fill after the reorg",
+      after: first,
+    });
+    expect(again.txHash).not.toBe(first.txHash);
+    await catchUp();
+    expect(await orders.findById(placed.orderId)).toMatchObject({ status: "filled", txHash: again.txHash });
+    expect((await orders.history(placed.orderId)).map((h) => [h.fromStatus, h.toStatus])).toEqual([
+      [null, "open"],
+      ["open", "filled"],
+      ["filled", "open"],
+      ["open", "filled"],
+    ]);
+
+    // (b) A later order is filled too: the nonce follows the chain again.
+    const later = await placeOrder(chain, flow.app, 20n * RWA);
+    await flow.logs.waitFor(filled(later.orderHash), { what: "the later order's fill" });
+    await catchUp();
+    expect(await orders.findById(later.orderId)).toMatchObject({ status: "filled" });
+
+    expect(await fillsSince(startBlock)).toEqual([placed.orderHash, later.orderHash]);
+    expect(await solverNonce()).toBe(nonceBefore + 2);
+    expect(await balanceOf(chain.core.tokens.usd, swapper)).toBe(
+      usdBefore + placed.committed[0]!.amount + later.committed[0]!.amount,
+    );
+    const resync = flow.logs.entries.find(
+      (e) => e.msg === "the chain lost transactions of this account; nonce resynchronised",
+    );
+    expect(resync).toMatchObject({
+      chainNonce: nonceBefore,
+      previousNonce: nonceBefore + 1,
+      nonce: nonceBefore,
+    });
+  });
+
+  it("when a reorg drops its fill while the next one is pending, fills both again, neither twice at once", async () => {
+    const flow = await startFlow();
+    const swapper = chain.accounts.swapper.address;
+    const startBlock = await chain.publicClient.getBlockNumber();
+    const nonceBefore = await solverNonce();
+    const usdBefore = await balanceOf(chain.core.tokens.usd, swapper);
+    // Blocks are mined by hand until the reorg: the second fill is still pending when it drops the first one.
+    await chain.testClient.setAutomine(false);
+    let second: PlacedOrder;
+    let first: PlacedOrder;
+    try {
+      first = await placeOrder(chain, flow.app, 10n * RWA);
+      await flow.logs.waitFor(sent(first.orderHash), { what: "the first fill transaction" });
+      await chain.mine(1);
+      const firstFilled = await flow.logs.waitFor(filled(first.orderHash), { what: "the first fill" });
+      second = await placeOrder(chain, flow.app, 20n * RWA);
+      await flow.logs.waitFor(sent(second.orderHash), { what: "the second fill transaction" });
+      await reorgFrom(await blockOf(firstFilled));
+    } finally {
+      await chain.testClient.setAutomine(true);
+    }
+    // The pending fill's nonce is above the chain's now: anvil drops it when it mines its next block.
+    await chain.mine(1);
+    const drop = await flow.logs.waitFor(
+      (e) => e.msg === "fill dropped before it was mined; planning it again at the next poll",
+      { what: "the pending fill noticed as dropped" },
+    );
+    expect(drop.orderHash).toBe(second.orderHash);
+
+    // Both orders (still open: no indexer here), their nonces unused, are filled again, oldest first.
+    await flow.logs.waitFor(filled(second.orderHash), { what: "the second order filled", after: drop });
+    const firstAgain = flow.logs.entries.filter(filled(first.orderHash));
+    expect(firstAgain).toHaveLength(2);
+    expect(await fillsSince(startBlock)).toEqual([first.orderHash, second.orderHash]);
+    expect(await solverNonce()).toBe(nonceBefore + 2);
+    expect(await balanceOf(chain.core.tokens.usd, swapper)).toBe(
+      usdBefore + first.committed[0]!.amount + second.committed[0]!.amount,
+    );
+    // Each order was sent again only once its earlier transaction was gone.
+    const sends = flow.logs.entries.filter((e) => e.msg === "transaction sent").map((e) => e.key);
+    expect(sends).toEqual([first.orderHash, second.orderHash, first.orderHash, second.orderHash]);
+    const secondResent = flow.logs.entries.filter(sent(second.orderHash))[1]!;
+    expect(flow.logs.entries.indexOf(secondResent)).toBeGreaterThan(flow.logs.entries.indexOf(drop));
+  });
+
+  it("after the chain falls below its nonce (a devnet restarted from older state), fills again and on", async () => {
+    const flow = await startFlow();
+    const nonceBefore = await solverNonce();
+    const startBlock = await chain.publicClient.getBlockNumber();
+    const beforeFill = await chain.snapshot();
+    const placed = await placeOrder(chain, flow.app, 10n * RWA);
+    const first = await flow.logs.waitFor(filled(placed.orderHash), { what: "the first fill" });
+
+    // The chain goes back to before the fill, as a devnet whose state file was saved before it would.
+    await chain.revert(beforeFill);
+    expect(await solverNonce()).toBe(nonceBefore);
+    expect(await chain.publicClient.getBlockNumber()).toBe(startBlock);
+
+    await flow.logs.waitFor(filled(placed.orderHash), {
+      what: "the fill on the shorter chain",
+      after: first,
+    });
+    const later = await placeOrder(chain, flow.app, 20n * RWA);
+    await flow.logs.waitFor(filled(later.orderHash), { what: "the later order's fill" });
+    expect(await fillsSince(startBlock)).toEqual([placed.orderHash, later.orderHash]);
+    expect(await solverNonce()).toBe(nonceBefore + 2);
   });
 });
