@@ -39,9 +39,9 @@ export class OrderService {
     const signed = signedRequest(stored);
     const signature = input.signature as Hex;
 
-    // A re-post of a quote that already has an order gets that order, with any valid encoding of the signature.
+    // A re-post of a quote that already has an order gets that order, with any encoding of the signature.
     const existing = await this.orders.findByQuoteId(stored.quote.quoteId);
-    if (existing && (await context.chain.isSwapperSignature(swapper, signed, signature))) {
+    if (existing && (await context.chain.checkSwapperSignature(swapper, signed, signature)).valid) {
       await this.orders.recordAttempt(existing.orderId, requestId, context.clock.now());
       return { orderId: existing.orderId, orderStatus: existing.status };
     }
@@ -53,12 +53,13 @@ export class OrderService {
         issues: differences,
       });
     }
-    if (!(await context.chain.isSwapperSignature(swapper, signed, signature))) {
+    const check = await context.chain.checkSwapperSignature(swapper, signed, signature);
+    if (!check.valid) {
       throw new ApiError(
         400,
         "INVALID_SIGNATURE",
-        "The signature is not the swapper's over this quote's Request",
-        { swapper },
+        "The signature is not the swapper's over this quote's Request, in a form the Reactor accepts",
+        { swapper, reason: check.fault },
       );
     }
 
@@ -78,9 +79,10 @@ export class OrderService {
       throw error;
     }
 
+    // The Order carries the signature in the form the Reactor verifies (an EOA's canonical 65 bytes).
     const order: Order = {
       request: signed,
-      swapperSignature: signature,
+      swapperSignature: check.signature,
       swapper,
       filler: winner.filler,
       outputs: committed.map((o) => ({ token: o.token, amount: o.amount, recipient: o.recipient })),
@@ -105,7 +107,7 @@ export class OrderService {
         deadline: Number(signed.deadline),
         signedOutputs: stored.quote.outputs,
         outputs: committed.map((o) => ({ ...o, amount: o.amount.toString() })),
-        swapperSignature: signature,
+        swapperSignature: check.signature,
         protocolSignature,
         encodedOrder: encodeOrder(order),
         createdAt: now,
