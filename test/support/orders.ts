@@ -15,28 +15,34 @@ import type { QuoteResponse } from "../../src/swap/schemas.ts";
 import type { TestChain } from "./anvil.ts";
 import { createTestDatabase } from "./db.ts";
 import { lateProxy } from "./late.ts";
-import { type ScriptedSolver, startScriptedSolver } from "./solver-server.ts";
+import { type ScriptedSolver, type SolverBehaviour, startScriptedSolver } from "./solver-server.ts";
 import { createSwapTestApp } from "./swap.ts";
 
 export interface QuotingSwapApp {
   readonly database: Database;
   readonly app: App;
+  readonly solver: ScriptedSolver;
+}
+
+/** The quoting solver's behaviour: 98% of the input at the tUSD adapter's rate (1 tRWA = 1 tUSD), for `filler`. */
+export function quotingBehaviour(filler: Address): SolverBehaviour {
+  return {
+    kind: "quote",
+    filler,
+    amountOut: (request) => (BigInt(request.amount) * 98n) / 100n / 10n ** 12n,
+  };
 }
 
 /**
  * The order-lifecycle suites' server, registered in the calling describe (opened in beforeAll, closed in afterAll):
- * a `kind` database and a swap server on it whose one solver, an external scripted one, quotes 98% of the input at
+ * a `kind` database and a swap server on it whose one solver (`solver`), an external scripted one, quotes 98% of the input at
  * the tUSD adapter's rate (1 tRWA = 1 tUSD) for the test Executor. Read the fields inside tests and hooks.
  */
 export function useQuotingSwapApp(kind: DatabaseKind, chain: TestChain, clock: Clock): QuotingSwapApp {
   let opened: { database: Database; app: App; solver: ScriptedSolver } | undefined;
   beforeAll(async () => {
     const database = await createTestDatabase(kind);
-    const solver = await startScriptedSolver({
-      kind: "quote",
-      filler: chain.core.executors[0]!,
-      amountOut: (request) => (BigInt(request.amount) * 98n) / 100n / 10n ** 12n,
-    });
+    const solver = await startScriptedSolver(quotingBehaviour(chain.core.executors[0]!));
     const { app } = await createSwapTestApp(chain, database, {
       clock,
       solvers: [{ id: "ext_scripted", endpoint: solver.url }],
