@@ -1,15 +1,16 @@
 // The chain reads the swap flow makes on the request path: allowances, the Reactor's nonce bitmap, and whether a
-// signature over a Request is the swapper's (ECDSA, or ERC-1271 when the swapper is a contract), as the Reactor checks.
+// signature over a Request is the swapper's (ECDSA, or ERC-1271 when the swapper is a contract), as the Reactor checks,
+// with the bytes the Reactor will be given.
 import type { Address, Hex } from "viem";
 import { erc20Abi, reactorAbi } from "./abis.ts";
 import type { ChainPublicClient } from "./client.ts";
 import { type ReactorRef, type Request, requestDigest } from "./order.ts";
-import { isSignatureOf } from "./signature-check.ts";
+import { checkSignature, type SignatureCheck } from "./signature-check.ts";
 
 export interface SwapChain {
   allowance(token: Address, owner: Address, spender: Address): Promise<bigint>;
   isNonceUsed(swapper: Address, nonce: bigint): Promise<boolean>;
-  isSwapperSignature(swapper: Address, request: Request, signature: Hex): Promise<boolean>;
+  checkSwapperSignature(swapper: Address, request: Request, signature: Hex): Promise<SignatureCheck>;
 }
 
 export class ViemSwapChain implements SwapChain {
@@ -36,7 +37,7 @@ export class ViemSwapChain implements SwapChain {
     });
   }
 
-  isSwapperSignature(swapper: Address, request: Request, signature: Hex): Promise<boolean> {
-    return isSignatureOf(this.client, swapper, requestDigest(this.reactor, request), signature);
+  checkSwapperSignature(swapper: Address, request: Request, signature: Hex): Promise<SignatureCheck> {
+    return checkSignature(this.client, swapper, requestDigest(this.reactor, request), signature);
   }
 }

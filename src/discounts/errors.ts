@@ -1,5 +1,6 @@
 // The failures of POST /discount, each a named error with its status and code (DESIGN.md §5).
 import type { Address } from "viem";
+import type { SignatureFault } from "../chain/signature-check.ts";
 import { ApiError } from "../http/errors.ts";
 
 export const DISCOUNT_REJECTION_REASONS = [
@@ -40,8 +41,16 @@ export class DiscountRejectedError extends ApiError {
 
 export class InvalidDiscountSignatureError extends ApiError {
   override name = "InvalidDiscountSignatureError";
-  constructor(signer: Address) {
-    super(400, "INVALID_SIGNATURE", "The signature is not the signer's over this Discount", { signer });
+  constructor(signer: Address, reason: SignatureFault) {
+    super(
+      400,
+      "INVALID_SIGNATURE",
+      "The signature is not the signer's over this Discount, in a form the adapter accepts",
+      {
+        signer,
+        reason,
+      },
+    );
   }
 }
 

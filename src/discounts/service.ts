@@ -12,11 +12,11 @@ import { DiscountRejectedError, InvalidDiscountSignatureError, UnauthorizedSigne
 import { type DiscountFault, discountFaults } from "./liveness.ts";
 import type { DiscountRepository } from "./repository.ts";
 import type { DiscountRequest } from "./schemas.ts";
-import { isDiscountSignature } from "./signature.ts";
+import { checkDiscountSignature } from "./signature.ts";
 
 export interface DiscountServiceOptions {
   deployment: Pick<Deployment, "chainId" | "adapters" | "inputTokens" | "protocolSigner">;
-  client: Pick<ChainPublicClient, "getCode" | "readContract">;
+  client: Pick<ChainPublicClient, "getCode" | "call">;
   reads: Pick<DiscountChainReads, "publishFacts">;
   repository: Pick<DiscountRepository, "publish" | "cancel">;
   clock: Clock;
@@ -48,14 +48,13 @@ export class DiscountService {
       deadline: terms.deadline,
     };
     const ref: AdapterRef = { chainId: deployment.chainId, adapter };
-    const signature = request.signature.toLowerCase() as Hex;
-    if (!(await isDiscountSignature(this.options.client, ref, discount, signature))) {
-      throw new InvalidDiscountSignatureError(discount.signer);
-    }
+    // What the adapter will be given: a signer's canonical form of an EOA signature, a contract's bytes unchanged.
+    const check = await checkDiscountSignature(this.options.client, ref, discount, request.signature as Hex);
+    if (!check.valid) throw new InvalidDiscountSignatureError(discount.signer, check.fault);
     const id = discountId(ref, discount);
     return discount.deadline === 0
       ? this.#cancel(adapter, token, discount, id)
-      : this.#publish(adapter, token, discount, signature, id);
+      : this.#publish(adapter, token, discount, check.signature, id);
   }
 
   /** Any validly signed cancel of an authorized signer deletes the pair's discount; each cancel works once. */

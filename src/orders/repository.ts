@@ -42,15 +42,12 @@ export class OrderRepository {
   }
 
   /**
-   * Inserts the order unless its quote already has one. `beforeInsert` runs inside the transaction (last checks
-   * that may refuse). Returns the order that holds the quote id: the new one, or the concurrent winner.
+   * Inserts the order and its first status row unless its quote already has an order: the quote id's unique
+   * constraint decides between concurrent posts. The transaction holds the inserts only (callers check the chain
+   * before). Returns the order that holds the quote id: the new one, or the concurrent winner.
    */
-  async createOnce(
-    order: NewOrder,
-    beforeInsert: () => Promise<void>,
-  ): Promise<{ order: OrderRow; created: boolean }> {
+  async createOnce(order: NewOrder): Promise<{ order: OrderRow; created: boolean }> {
     const inserted = await this.database.db.transaction(async (tx) => {
-      await beforeInsert();
       const rows = await tx
         .insert(orders)
         .values(order)

@@ -30,21 +30,52 @@ export class OrderService {
   ) {}
 
   async submit(input: OrderRequest, requestId: string): Promise<OrderResult> {
-    const { context } = this;
     const stored = await this.lookup.find(input.quote.quoteId, input.quote.orderInfo.deadline);
     if (!stored)
       throw new ApiError(404, "QUOTE_NOT_FOUND", "Unknown quote id", { quoteId: input.quote.quoteId });
-
-    const swapper = stored.request.swapper as Address;
-    const signed = signedRequest(stored);
     const signature = input.signature as Hex;
 
-    // A re-post of a quote that already has an order gets that order, with any valid encoding of the signature.
-    const existing = await this.orders.findByQuoteId(stored.quote.quoteId);
-    if (existing && (await context.chain.isSwapperSignature(swapper, signed, signature))) {
-      await this.orders.recordAttempt(existing.orderId, requestId, context.clock.now());
-      return { orderId: existing.orderId, orderStatus: existing.status };
+    // A re-post of a quote that already has an order gets that order, with any encoding of the signature.
+    const existing = await this.#existingOrder(stored, signature);
+    if (existing) return this.#answerRepost(existing, requestId);
+    try {
+      return await this.#create(input, stored, signature, requestId);
+    } catch (error) {
+      // A concurrent post of this quote may have created its order meanwhile (and a fill may already have used the
+      // nonce): a re-post is answered with that order, never with a conflict.
+      if (!(error instanceof ApiError && error.status === 409)) throw error;
+      const order = await this.#existingOrder(stored, signature);
+      if (!order) throw error;
+      return this.#answerRepost(order, requestId);
     }
+  }
+
+  /** The quote's order, if it has one and `signature` is valid for the quote's Request. */
+  async #existingOrder(stored: StoredQuote, signature: Hex): Promise<OrderRow | undefined> {
+    const order = await this.orders.findByQuoteId(stored.quote.quoteId);
+    if (!order) return undefined;
+    const check = await this.context.chain.checkSwapperSignature(
+      stored.request.swapper as Address,
+      signedRequest(stored),
+      signature,
+    );
+    return check.valid ? order : undefined;
+  }
+
+  async #answerRepost(order: OrderRow, requestId: string): Promise<OrderResult> {
+    await this.orders.recordAttempt(order.orderId, requestId, this.context.clock.now());
+    return { orderId: order.orderId, orderStatus: order.status };
+  }
+
+  async #create(
+    input: OrderRequest,
+    stored: StoredQuote,
+    signature: Hex,
+    requestId: string,
+  ): Promise<OrderResult> {
+    const { context } = this;
+    const swapper = stored.request.swapper as Address;
+    const signed = signedRequest(stored);
 
     this.#assertNotExpired(stored);
     const differences = quoteDifferences(input.quote, stored.quote, swapper);
@@ -53,12 +84,13 @@ export class OrderService {
         issues: differences,
       });
     }
-    if (!(await context.chain.isSwapperSignature(swapper, signed, signature))) {
+    const check = await context.chain.checkSwapperSignature(swapper, signed, signature);
+    if (!check.valid) {
       throw new ApiError(
         400,
         "INVALID_SIGNATURE",
-        "The signature is not the swapper's over this quote's Request",
-        { swapper },
+        "The signature is not the swapper's over this quote's Request, in a form the Reactor accepts",
+        { swapper, reason: check.fault },
       );
     }
 
@@ -78,46 +110,44 @@ export class OrderService {
       throw error;
     }
 
+    // The Order carries the signature in the form the Reactor verifies (an EOA's canonical 65 bytes).
     const order: Order = {
       request: signed,
-      swapperSignature: signature,
+      swapperSignature: check.signature,
       swapper,
       filler: winner.filler,
       outputs: committed.map((o) => ({ token: o.token, amount: o.amount, recipient: o.recipient })),
     };
     const ref = reactorRef(context.deployment);
     const protocolSignature = await signOrder(context.protocolSigner, ref, order);
-    const now = context.clock.now();
 
-    const { order: row, created } = await this.orders.createOnce(
-      {
-        orderId: randomUUID(),
-        quoteId: stored.quote.quoteId,
-        requestId,
-        orderHash: hashOrder(order),
-        status: "open",
-        swapper,
-        filler: winner.filler,
-        solverId: winner.solverId,
-        tokenIn: signed.tokenIn,
-        amountIn: signed.amountIn.toString(),
-        nonce: signed.nonce.toString(),
-        deadline: Number(signed.deadline),
-        signedOutputs: stored.quote.outputs,
-        outputs: committed.map((o) => ({ ...o, amount: o.amount.toString() })),
-        swapperSignature: signature,
-        protocolSignature,
-        encodedOrder: encodeOrder(order),
-        createdAt: now,
-        updatedAt: now,
-      },
-      async () => {
-        this.#assertNotExpired(stored);
-        if (await context.chain.isNonceUsed(swapper, signed.nonce)) {
-          throw new ApiError(409, "QUOTE_UNAVAILABLE", "The quote's nonce is already used on-chain");
-        }
-      },
-    );
+    // Last checks before the insert, outside its transaction so no RPC call holds a database connection.
+    this.#assertNotExpired(stored);
+    if (await context.chain.isNonceUsed(swapper, signed.nonce)) {
+      throw new ApiError(409, "QUOTE_UNAVAILABLE", "The quote's nonce is already used on-chain");
+    }
+    const now = context.clock.now();
+    const { order: row, created } = await this.orders.createOnce({
+      orderId: randomUUID(),
+      quoteId: stored.quote.quoteId,
+      requestId,
+      orderHash: hashOrder(order),
+      status: "open",
+      swapper,
+      filler: winner.filler,
+      solverId: winner.solverId,
+      tokenIn: signed.tokenIn,
+      amountIn: signed.amountIn.toString(),
+      nonce: signed.nonce.toString(),
+      deadline: Number(signed.deadline),
+      signedOutputs: stored.quote.outputs,
+      outputs: committed.map((o) => ({ ...o, amount: o.amount.toString() })),
+      swapperSignature: check.signature,
+      protocolSignature,
+      encodedOrder: encodeOrder(order),
+      createdAt: now,
+      updatedAt: now,
+    });
     if (!created) await this.orders.recordAttempt(row.orderId, requestId, context.clock.now());
     return { orderId: row.orderId, orderStatus: row.status };
   }

@@ -1,7 +1,12 @@
 // Builds signed orders and fill calls against the core deployment of a test chain.
-import type { Address, Hex, LocalAccount } from "viem";
+import { type Address, encodeFunctionData, getAddress, type Hex, type LocalAccount, maxUint256 } from "viem";
 import { expect } from "vitest";
-import { executorAbi } from "../../src/chain/abis.ts";
+import {
+  executorAbi,
+  testERC20Abi,
+  testERC1271WalletAbi,
+  testERC1271WalletBytecode,
+} from "../../src/chain/abis.ts";
 import { revertErrorName } from "../../src/chain/errors.ts";
 import {
   type DiscountSwapInput,
@@ -143,4 +148,44 @@ export async function sendFill(chain: TestChain, fill: PreparedFill, from?: Loca
 
 export async function expectFillReverts(chain: TestChain, fill: PreparedFill, error: string): Promise<void> {
   expect(await simulateFill(chain, fill)).toBe(error);
+}
+
+/**
+ * Deploys a TestERC1271Wallet owned by `owner`, funds it with `amount` tRWA from the owner and has it approve the
+ * Reactor for any amount; returns its address.
+ */
+export async function deployApprovedWallet(
+  chain: TestChain,
+  owner: LocalAccount,
+  amount: bigint,
+): Promise<Address> {
+  const { core } = chain;
+  const ownerWallet = chain.wallet(owner);
+  const deployHash = await ownerWallet.deployContract({
+    abi: testERC1271WalletAbi,
+    bytecode: testERC1271WalletBytecode,
+    args: [owner.address],
+  });
+  const walletAddress = getAddress(
+    (await chain.publicClient.waitForTransactionReceipt({ hash: deployHash })).contractAddress!,
+  );
+  const transfer = await ownerWallet.writeContract({
+    address: core.tokens.rwa,
+    abi: testERC20Abi,
+    functionName: "transfer",
+    args: [walletAddress, amount],
+  });
+  await chain.publicClient.waitForTransactionReceipt({ hash: transfer });
+  const approve = await ownerWallet.writeContract({
+    address: walletAddress,
+    abi: testERC1271WalletAbi,
+    functionName: "execute",
+    args: [
+      core.tokens.rwa,
+      0n,
+      encodeFunctionData({ abi: testERC20Abi, functionName: "approve", args: [core.reactor, maxUint256] }),
+    ],
+  });
+  await chain.publicClient.waitForTransactionReceipt({ hash: approve });
+  return walletAddress;
 }

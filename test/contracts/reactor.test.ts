@@ -1,20 +1,22 @@
 // The Reactor and Executor against anvil: a fill settles and emits Fill with the committed outputs; each failure
 // of DESIGN §3 reverts with its named error; ERC-1271 swappers; nonces; the Executor's guards.
-import { type Address, encodeFunctionData, getAddress, maxUint256, parseEventLogs } from "viem";
+import { type Address, parseEventLogs } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  executorAbi,
-  liquidLaneAdapterAbi,
-  reactorAbi,
-  testERC20Abi,
-  testERC1271WalletAbi,
-  testERC1271WalletBytecode,
-} from "../../src/chain/abis.ts";
+import { executorAbi, liquidLaneAdapterAbi, reactorAbi } from "../../src/chain/abis.ts";
 import { revertErrorName } from "../../src/chain/errors.ts";
 import { encodeOrder, hashOrder } from "../../src/chain/order.ts";
 import { addressFromSeed, useTestChain } from "../support/anvil.ts";
 import { approveReactor, tokenBalance } from "../support/orders.ts";
-import { expectFillReverts, prepareFill, RWA, sendFill, simulateFill, swapLeg, USD } from "./fill-helpers.ts";
+import {
+  deployApprovedWallet,
+  expectFillReverts,
+  prepareFill,
+  RWA,
+  sendFill,
+  simulateFill,
+  swapLeg,
+  USD,
+} from "./fill-helpers.ts";
 
 const chain = useTestChain();
 
@@ -221,34 +223,8 @@ describe("fill", () => {
   it("accepts an ERC-1271 contract wallet as the swapper", async () => {
     const { core, accounts } = chain;
     const owner = accounts.swapper2;
-    const ownerWallet = chain.wallet(owner);
-    const deployHash = await ownerWallet.deployContract({
-      abi: testERC1271WalletAbi,
-      bytecode: testERC1271WalletBytecode,
-      args: [owner.address],
-    });
-    const walletAddress = getAddress(
-      (await chain.publicClient.waitForTransactionReceipt({ hash: deployHash })).contractAddress!,
-    );
     // Fund the wallet with tRWA and let it approve the Reactor.
-    const transfer = await ownerWallet.writeContract({
-      address: core.tokens.rwa,
-      abi: testERC20Abi,
-      functionName: "transfer",
-      args: [walletAddress, 100n * RWA],
-    });
-    await chain.publicClient.waitForTransactionReceipt({ hash: transfer });
-    const approve = await ownerWallet.writeContract({
-      address: walletAddress,
-      abi: testERC1271WalletAbi,
-      functionName: "execute",
-      args: [
-        core.tokens.rwa,
-        0n,
-        encodeFunctionData({ abi: testERC20Abi, functionName: "approve", args: [core.reactor, maxUint256] }),
-      ],
-    });
-    await chain.publicClient.waitForTransactionReceipt({ hash: approve });
+    const walletAddress = await deployApprovedWallet(chain, owner, 100n * RWA);
 
     // A signature by a key that is not the wallet's owner is refused…
     const forged = await prepareFill(chain, { swapper: accounts.other, swapperAddress: walletAddress });

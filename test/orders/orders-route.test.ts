@@ -86,7 +86,7 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
 
   async function create(solverId: string, overrides: Partial<NewOrder> = {}) {
     clock.advance(1000);
-    const { order } = await repository.createOnce(newOrder(solverId, clock.now(), overrides), async () => {});
+    const { order } = await repository.createOnce(newOrder(solverId, clock.now(), overrides));
     return order;
   }
 
@@ -195,7 +195,7 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
         };
         expect(await poll()).toEqual([]);
         // Created through this instance at the same clock time: the other one's kept answer is still young.
-        const { order } = await repository.createOnce(newOrder("ext_elsewhere", clock.now()), async () => {});
+        const { order } = await repository.createOnce(newOrder("ext_elsewhere", clock.now()));
         expect((await list("solverId=ext_elsewhere&orderStatus=open")).body.orders).toHaveLength(1);
         expect(await poll()).toEqual([]);
         clock.advance(OPEN_ORDERS_MAX_AGE_MS);

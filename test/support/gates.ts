@@ -16,3 +16,9 @@ export function settledWithin(promise: Promise<unknown>, ms: number): Promise<bo
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
   ]);
 }
+
+/** A request held unanswered: `reached` resolves when it arrives; `release()` lets it go on. */
+export interface HeldRequest {
+  reached: Promise<void>;
+  release(): void;
+}

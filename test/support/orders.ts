@@ -11,31 +11,38 @@ import type { Database, DatabaseKind } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import type { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
+import type { QuoteResponse } from "../../src/swap/schemas.ts";
 import type { TestChain } from "./anvil.ts";
 import { createTestDatabase } from "./db.ts";
 import { lateProxy } from "./late.ts";
-import { type ScriptedSolver, startScriptedSolver } from "./solver-server.ts";
+import { type ScriptedSolver, type SolverBehaviour, startScriptedSolver } from "./solver-server.ts";
 import { createSwapTestApp } from "./swap.ts";
 
 export interface QuotingSwapApp {
   readonly database: Database;
   readonly app: App;
+  readonly solver: ScriptedSolver;
+}
+
+/** The quoting solver's behaviour: 98% of the input at the tUSD adapter's rate (1 tRWA = 1 tUSD), for `filler`. */
+export function quotingBehaviour(filler: Address): SolverBehaviour {
+  return {
+    kind: "quote",
+    filler,
+    amountOut: (request) => (BigInt(request.amount) * 98n) / 100n / 10n ** 12n,
+  };
 }
 
 /**
  * The order-lifecycle suites' server, registered in the calling describe (opened in beforeAll, closed in afterAll):
- * a `kind` database and a swap server on it whose one solver, an external scripted one, quotes 98% of the input at
+ * a `kind` database and a swap server on it whose one solver (`solver`), an external scripted one, quotes 98% of the input at
  * the tUSD adapter's rate (1 tRWA = 1 tUSD) for the test Executor. Read the fields inside tests and hooks.
  */
 export function useQuotingSwapApp(kind: DatabaseKind, chain: TestChain, clock: Clock): QuotingSwapApp {
   let opened: { database: Database; app: App; solver: ScriptedSolver } | undefined;
   beforeAll(async () => {
     const database = await createTestDatabase(kind);
-    const solver = await startScriptedSolver({
-      kind: "quote",
-      filler: chain.core.executors[0]!,
-      amountOut: (request) => (BigInt(request.amount) * 98n) / 100n / 10n ** 12n,
-    });
+    const solver = await startScriptedSolver(quotingBehaviour(chain.core.executors[0]!));
     const { app } = await createSwapTestApp(chain, database, {
       clock,
       solvers: [{ id: "ext_scripted", endpoint: solver.url }],
@@ -119,6 +126,43 @@ export function quoteRequestBody(chain: TestChain, options: { amount: bigint; sw
   };
 }
 
+export interface SignedQuote {
+  /** The `/quote` entry's `quote`, as a client posts it back to /order. */
+  quote: QuoteResponse["quotes"][number]["quote"];
+  request: Request;
+  /** The signer's EIP-712 signature of `request`, as viem makes it (65 bytes, v 27/28, low s). */
+  signature: Hex;
+}
+
+/**
+ * POST /quote for `swapper` (an account, or `swapperAddress` when the swapper is a contract wallet whose owner
+ * `swapper` signs), and the swapper's signature of the best quote's Request.
+ */
+export async function signedQuote(
+  chain: TestChain,
+  app: App,
+  options: { swapper?: LocalAccount; swapperAddress?: Address; amount?: bigint } = {},
+): Promise<SignedQuote> {
+  const swapper = options.swapper ?? chain.accounts.swapper;
+  const response = await app.inject({
+    method: "POST",
+    url: "/api/v1/quote",
+    payload: quoteRequestBody(chain, {
+      amount: options.amount ?? 100n * 10n ** 18n,
+      swapper: options.swapperAddress ?? swapper.address,
+    }),
+  });
+  if (response.statusCode !== 200) throw new Error(`quote failed: ${response.body}`);
+  const entry = response.json().quotes[0];
+  const request = requestFromSignatureData(entry.signatureData.value);
+  const signature = await signRequest(
+    swapper,
+    { chainId: chain.chainId, reactor: chain.core.reactor },
+    request,
+  );
+  return { quote: entry.quote, request, signature };
+}
+
 /** Quote → sign → POST /order through the API; returns the stored order. */
 export async function placeOrder(
   chain: TestChain,
@@ -126,26 +170,11 @@ export async function placeOrder(
   database: Database,
   options: { swapper?: LocalAccount; amount?: bigint } = {},
 ): Promise<OrderRow> {
-  const swapper = options.swapper ?? chain.accounts.swapper;
-  const quote = await app.inject({
-    method: "POST",
-    url: "/api/v1/quote",
-    payload: quoteRequestBody(chain, {
-      amount: options.amount ?? 100n * 10n ** 18n,
-      swapper: swapper.address,
-    }),
-  });
-  if (quote.statusCode !== 200) throw new Error(`quote failed: ${quote.body}`);
-  const entry = quote.json().quotes[0];
-  const signature = await signRequest(
-    swapper,
-    { chainId: chain.chainId, reactor: chain.core.reactor },
-    requestFromSignatureData(entry.signatureData.value),
-  );
+  const { quote, signature } = await signedQuote(chain, app, options);
   const order = await app.inject({
     method: "POST",
     url: "/api/v1/order",
-    payload: { quote: entry.quote, signature },
+    payload: { quote, signature },
   });
   if (order.statusCode !== 200) throw new Error(`order failed: ${order.body}`);
   const row = await new OrderRepository(database).findById(order.json().orderId);

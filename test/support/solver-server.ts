@@ -1,8 +1,11 @@
 // A scriptable solver HTTP server for tests: a real listener on 127.0.0.1 that answers /quote the way the test
-// says (quote, decline, fail, garble, stall), recording every request it receives.
-import { createServer, type IncomingMessage, type Server } from "node:http";
+// says (quote, decline, fail, garble, stall), recording every request it receives; a test can hold a request
+// unanswered until it releases it.
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
+import { gate, type HeldRequest } from "./gates.ts";
+import { readBody } from "./request-body.ts";
 
 export type SolverBehaviour =
   | {
@@ -21,6 +24,8 @@ export interface ScriptedSolver {
   url: string;
   requests: Array<{ body: SolverQuoteRequest; secret: string | undefined; path: string }>;
   setBehaviour(behaviour: SolverBehaviour): void;
+  /** Holds the next request that arrives until the test releases it; it is then answered as the behaviour says. */
+  holdNext(): HeldRequest;
   close(): Promise<void>;
 }
 
@@ -28,6 +33,7 @@ export async function startScriptedSolver(initial: SolverBehaviour, basePath = "
   let behaviour = initial;
   const requests: ScriptedSolver["requests"] = [];
   const stalled = new Set<() => void>();
+  const holds: Array<{ reach: () => void; released: Promise<void> }> = [];
   const server: Server = createServer(async (req, res) => {
     const body = JSON.parse(await readBody(req)) as SolverQuoteRequest;
     requests.push({
@@ -35,6 +41,11 @@ export async function startScriptedSolver(initial: SolverBehaviour, basePath = "
       secret: req.headers["x-rfq-shared-secret"] as string | undefined,
       path: req.url ?? "",
     });
+    const hold = holds.shift();
+    if (hold) {
+      hold.reach();
+      await hold.released;
+    }
     const current = behaviour;
     if (current.kind === "stall") {
       await new Promise<void>((resolve) => stalled.add(resolve));
@@ -68,22 +79,17 @@ export async function startScriptedSolver(initial: SolverBehaviour, basePath = "
     setBehaviour(next) {
       behaviour = next;
     },
+    holdNext() {
+      const reached = gate();
+      const released = gate();
+      holds.push({ reach: reached.open, released: released.opened });
+      stalled.add(released.open);
+      return { reached: reached.opened, release: released.open };
+    },
     async close() {
       for (const release of stalled) release();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk) => {
-      data += chunk;
-    });
-    req.on("end", () => resolve(data));
-    req.on("error", reject);
-  });
 }

@@ -97,6 +97,8 @@ export interface SwapTestAppOptions {
   deployment?: Partial<Deployment>;
   /** A complete deployment to serve instead (e.g. the liquidity worked example's). */
   servedDeployment?: Deployment;
+  /** The RPC endpoint the server uses (default: the chain's anvil), e.g. a relay the test controls. */
+  rpcUrl?: string;
 }
 
 /**
@@ -114,7 +116,7 @@ export async function createSwapTestApp(
   const logger = silentLogger();
   const runtime = createSwapRuntime({
     deployment,
-    rpcUrls: [chain.rpcUrl],
+    rpcUrls: [options.rpcUrl ?? chain.rpcUrl],
     protocolSigner: chain.accounts.protocol,
     solverSecrets: new Map(
       options.solvers.map((solver) => [solver.id, solver.secret ?? `secret-${solver.id}`]),
