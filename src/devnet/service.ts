@@ -111,7 +111,8 @@ async function openAndPrepareDatabase(
   env: Env,
   logger: Logger,
 ): Promise<Database> {
-  const database = given ?? (await openDatabase(databaseOptionsFromEnv(env, env.DATA_DIR)));
+  const database =
+    given ?? (await openDatabase(databaseOptionsFromEnv(env, env.DATA_DIR, { role: "server", logger })));
   try {
     await prepareDatabase(database, env, logger);
   } catch (error) {
