@@ -16,3 +16,16 @@ export function settledWithin(promise: Promise<unknown>, ms: number): Promise<bo
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
   ]);
 }
+
+/** Polls `condition` every `intervalMs` until it holds; throws "timed out: <what>" after `timeoutMs`. */
+export async function eventually(
+  condition: () => Promise<boolean> | boolean,
+  what: string,
+  { timeoutMs = 15_000, intervalMs = 25 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

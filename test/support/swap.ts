@@ -97,6 +97,8 @@ export interface SwapTestAppOptions {
   deployment?: Partial<Deployment>;
   /** A complete deployment to serve instead (e.g. the liquidity worked example's). */
   servedDeployment?: Deployment;
+  /** How often a started runtime's indexer polls (default 1000 ms). */
+  indexerPollIntervalMs?: number;
 }
 
 /**
@@ -124,6 +126,9 @@ export async function createSwapTestApp(
     logger,
     // Tests mine blocks by hand; poll fast so a new block is seen at once.
     blockPollIntervalMs: 20,
+    ...(options.indexerPollIntervalMs !== undefined
+      ? { indexerPollIntervalMs: options.indexerPollIntervalMs }
+      : {}),
   });
   const app = await buildServer(
     { database, clock: options.clock, logger, lifecycle: new Lifecycle() },
