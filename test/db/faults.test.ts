@@ -85,7 +85,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults on postgres", (
 
   afterEach(() => {
     proxy.restore();
-    expect(uncaught).toEqual([]);
+    // Nothing the database did reached the process as an uncaught exception.
+    expect(uncaught.splice(0)).toEqual([]);
   });
 
   interface Replica {
