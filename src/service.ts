@@ -41,7 +41,9 @@ export interface ServiceOptions {
 
 export async function startService(options: ServiceOptions): Promise<Service> {
   const { env, logger, serverOptions, workers = [] } = options;
-  const database = options.database ?? (await openDatabase(databaseOptionsFromEnv(env, env.DATA_DIR)));
+  const database =
+    options.database ??
+    (await openDatabase(databaseOptionsFromEnv(env, env.DATA_DIR, { role: "server", logger })));
   if (!options.databasePrepared) await prepareDatabase(database, env, logger);
 
   const swap = options.swap ? await options.swap(database) : undefined;
@@ -110,10 +112,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
  * points into an empty dataset. Needs nothing but the database, so the devnet runs it while anvil starts.
  */
 export async function prepareDatabase(database: Database, env: Env, logger: Logger): Promise<void> {
-  await migrate(database);
+  // Migrations and imports run without the request connections' statement timeout.
+  await migrate(database.maintenance);
   const demoEnabled = env.SLUICE_DEMO_DATA ? env.SLUICE_DEMO_DATA === "1" : !env.DATABASE_URL;
   if (demoEnabled)
-    await seedDemoData(database, {
+    await seedDemoData(database.maintenance, {
       logger,
       registryDir: env.DEMO_REGISTRY_DIR,
       iconBaseUrl: env.REGISTRY_ICON_BASE_URL,

@@ -2,6 +2,9 @@
 import { z } from "zod";
 import { SHIPPED_NETWORKS } from "../deployment/load.ts";
 
+/** A duration in milliseconds, at least `min`, at most a day. */
+const milliseconds = (min: number) => z.coerce.number().int().min(min).max(86_400_000);
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default("0.0.0.0"),
@@ -21,6 +24,17 @@ const EnvSchema = z.object({
   DEPLOYMENT: z.enum(SHIPPED_NETWORKS).optional(),
   /** An operator's deployment file, merged over DEPLOYMENT's shipped facts (or standing alone). */
   DEPLOYMENT_FILE: z.string().min(1).optional(),
+  // PostgreSQL only (src/db/postgres.ts).
+  /** Opening a connection, authentication included; also the longest wait for a free pooled connection. */
+  DB_CONNECT_TIMEOUT_MS: milliseconds(1).default(5000),
+  /** A pooled connection unused this long is closed. */
+  DB_IDLE_TIMEOUT_MS: milliseconds(1).default(10_000),
+  /** statement_timeout of the server's request connections (not of imports, migrations or commands). */
+  DB_STATEMENT_TIMEOUT_MS: milliseconds(1).default(10_000),
+  /** The longest wait for an advisory lock another session holds (migrations, registry imports). */
+  DB_LOCK_TIMEOUT_MS: milliseconds(1).default(60_000),
+  /** TCP keepalive idle time of every connection; PostgreSQL drops a silent client 10 s (10 probes) after it. */
+  DB_KEEPALIVE_MS: milliseconds(1000).default(10_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

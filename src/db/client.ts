@@ -1,13 +1,15 @@
 // Opens the service's database: PostgreSQL through `pg` when a URL is given, otherwise PGlite (PostgreSQL
 // compiled to WASM) in a data directory or in memory. Both speak the same SQL and run the same migrations.
 import { PGlite } from "@electric-sql/pglite";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { type Logger, silentLogger } from "../logger.ts";
+import type { AdvisoryLock } from "./advisory-locks.ts";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.ts";
 import { pgliteOpenFailed, preparePgliteDataDir } from "./pglite-data-dir.ts";
 import { pgliteTemplateArchive } from "./pglite-template.ts";
+import { DEFAULT_POSTGRES_TIMEOUTS, openPostgres, type PostgresTimeouts } from "./postgres.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -16,7 +18,15 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type DatabaseKind = "pglite" | "postgres";
 
 export type DatabaseOptions =
-  | { kind: "postgres"; url: string; poolSize?: number }
+  | {
+      kind: "postgres";
+      url: string;
+      poolSize?: number;
+      /** DEFAULT_POSTGRES_TIMEOUTS where not given (no statement timeout). */
+      timeouts?: Partial<PostgresTimeouts>;
+      /** Where lost connections and lock waits are reported (default: nowhere). */
+      logger?: Logger;
+    }
   | {
       kind: "pglite";
       dataDir: string;
@@ -43,11 +53,24 @@ export interface Database {
     params?: unknown[],
     options?: QueryOptions,
   ): Promise<Row[]>;
-  /** A session-level advisory lock held on a dedicated connection until `release` is called. */
-  tryAdvisoryLock(key: bigint): Promise<{ release(): Promise<void> } | null>;
-  /** Runs `fn` while holding a session-level advisory lock, waiting for it if another session has it. */
-  withAdvisoryLock<T>(key: bigint, fn: () => Promise<T>): Promise<T>;
+  /** The same database without statement timeouts, for migrations and imports (itself when it has none). */
+  readonly maintenance: Database;
+  /** A session-level advisory lock held on a dedicated connection until released or lost; null if held elsewhere. */
+  tryAdvisoryLock(lock: AdvisoryLock): Promise<SessionLock | null>;
+  /**
+   * Runs `fn` on a dedicated session holding a session-level advisory lock, waiting for another holder at most the
+   * lock timeout (a logged wait, then LockWaitTimeoutError).
+   */
+  withAdvisoryLock<T>(lock: AdvisoryLock, fn: (session: Db) => Promise<T>): Promise<T>;
+  /** Takes a transaction-level advisory lock in `tx`, waiting as `withAdvisoryLock` does. */
+  lockTransaction(tx: Pick<Db, "execute">, lock: AdvisoryLock): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface SessionLock {
+  /** Set once the session holding the lock has ended or broken: the lock is gone with it. */
+  readonly lost: Error | undefined;
+  release(): Promise<void>;
 }
 
 // PostgreSQL returns int8 and numeric as strings; keep them strings so bigint-sized values never become doubles.
@@ -55,7 +78,13 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => value);
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.kind === "postgres") return openPostgres(options.url, options.poolSize ?? 10);
+  if (options.kind === "postgres")
+    return openPostgres({
+      url: options.url,
+      poolSize: options.poolSize ?? 10,
+      timeouts: { ...DEFAULT_POSTGRES_TIMEOUTS, ...options.timeouts },
+      logger: options.logger ?? silentLogger(),
+    });
   return openPglite("memory" in options ? undefined : options);
 }
 
@@ -66,61 +95,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 export function lockEmbeddedDatabase(options: DatabaseOptions): DatabaseOptions {
   if (options.kind !== "pglite" || "memory" in options || options.lock) return options;
   return { ...options, lock: acquireDataDirLock(options.dataDir) };
-}
-
-function openPostgres(url: string, poolSize: number): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  // An idle client that loses its connection must not crash the process; the pool replaces it.
-  pool.on("error", () => {});
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
-  return {
-    kind: "postgres",
-    db,
-    async query(text, params, options) {
-      const result = options?.name
-        ? await pool.query({ name: options.name, text, values: params as unknown[] })
-        : await pool.query(text, params as unknown[]);
-      return result.rows;
-    },
-    async tryAdvisoryLock(key) {
-      const client = await pool.connect();
-      try {
-        const result = await client.query<{ locked: boolean }>("select pg_try_advisory_lock($1) as locked", [
-          key.toString(),
-        ]);
-        if (!result.rows[0]?.locked) {
-          client.release();
-          return null;
-        }
-      } catch (error) {
-        client.release();
-        throw error;
-      }
-      return {
-        async release() {
-          try {
-            await client.query("select pg_advisory_unlock($1)", [key.toString()]);
-          } finally {
-            client.release();
-          }
-        },
-      };
-    },
-    async withAdvisoryLock(key, fn) {
-      const client = await pool.connect();
-      try {
-        await client.query("select pg_advisory_lock($1)", [key.toString()]);
-        try {
-          return await fn();
-        } finally {
-          await client.query("select pg_advisory_unlock($1)", [key.toString()]);
-        }
-      } finally {
-        client.release();
-      }
-    },
-    close: () => pool.end(),
-  };
 }
 
 async function openPglite(directory: { dataDir: string; lock?: DataDirLock } | undefined): Promise<Database> {
@@ -135,18 +109,22 @@ async function openPglite(directory: { dataDir: string; lock?: DataDirLock } | u
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   let closed = false;
-  return {
+  const database: Database = {
     kind: "pglite",
     db,
     async query(text, params) {
       const result = await client.query(text, params as unknown[]);
       return result.rows as never;
     },
-    // PGlite is a single in-process connection: whoever holds this process holds the lock.
-    async tryAdvisoryLock() {
-      return { async release() {} };
+    get maintenance() {
+      return database;
     },
-    withAdvisoryLock: (_key, fn) => fn(),
+    // PGlite is a single in-process connection: whoever holds this process holds every lock.
+    async tryAdvisoryLock() {
+      return { lost: undefined, async release() {} };
+    },
+    withAdvisoryLock: (_lock, fn) => fn(db),
+    async lockTransaction() {},
     async close() {
       if (closed) return;
       closed = true;
@@ -157,6 +135,27 @@ async function openPglite(directory: { dataDir: string; lock?: DataDirLock } | u
       }
     },
   };
+  return database;
+}
+
+/** The environment's database variables (config/env.ts reads and validates them). */
+export interface DatabaseEnv {
+  DATABASE_URL?: string | undefined;
+  DATA_DIR?: string | undefined;
+  DB_CONNECT_TIMEOUT_MS: number;
+  DB_IDLE_TIMEOUT_MS: number;
+  DB_STATEMENT_TIMEOUT_MS: number;
+  DB_LOCK_TIMEOUT_MS: number;
+  DB_KEEPALIVE_MS: number;
+}
+
+/**
+ * Who opens the database: the `server` (request connections get the statement timeout) or a `command` (imports and
+ * migrations: no statement timeout).
+ */
+export interface DatabaseUse {
+  role: "server" | "command";
+  logger: Logger;
 }
 
 async function startPglite(dataDir: string | undefined): Promise<PGlite> {
@@ -180,9 +179,23 @@ async function startPglite(dataDir: string | undefined): Promise<PGlite> {
 
 /** Reads the database options from the environment: `DATABASE_URL`, else PGlite under `DATA_DIR`. */
 export function databaseOptionsFromEnv(
-  env: { DATABASE_URL?: string | undefined; DATA_DIR?: string | undefined },
+  env: DatabaseEnv,
   defaultDataDir: string,
+  use: DatabaseUse,
 ): DatabaseOptions {
-  if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL };
+  if (env.DATABASE_URL) {
+    return {
+      kind: "postgres",
+      url: env.DATABASE_URL,
+      timeouts: {
+        connectMs: env.DB_CONNECT_TIMEOUT_MS,
+        idleMs: env.DB_IDLE_TIMEOUT_MS,
+        statementMs: use.role === "server" ? env.DB_STATEMENT_TIMEOUT_MS : undefined,
+        lockWaitMs: env.DB_LOCK_TIMEOUT_MS,
+        keepAliveMs: env.DB_KEEPALIVE_MS,
+      },
+      logger: use.logger,
+    };
+  }
   return { kind: "pglite", dataDir: `${env.DATA_DIR ?? defaultDataDir}/db` };
 }

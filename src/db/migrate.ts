@@ -2,21 +2,20 @@
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { packagePath } from "../package-root.ts";
+import { ADVISORY_LOCKS } from "./advisory-locks.ts";
 import { type Database, openDatabase } from "./client.ts";
 import { ensurePgliteTemplate } from "./pglite-template.ts";
 
 const migrationsFolder = packagePath("src", "db", "migrations");
-
-// Replicas may start together; one advisory lock serialises their migrations.
-const MIGRATION_LOCK_KEY = 0x5c1c_e000_0001n;
 
 export async function migrate(database: Database): Promise<void> {
   if (database.kind === "pglite") {
     await migratePglite(database.db as never, { migrationsFolder });
     return;
   }
-  await database.withAdvisoryLock(MIGRATION_LOCK_KEY, () =>
-    migratePg(database.db as never, { migrationsFolder }),
+  // Replicas may start together: the migrations run on the session holding the lock, one replica at a time.
+  await database.withAdvisoryLock(ADVISORY_LOCKS.migrations, (session) =>
+    migratePg(session as never, { migrationsFolder }),
   );
 }
 

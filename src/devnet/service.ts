@@ -47,7 +47,9 @@ export async function startDevnetService(options: DevnetServiceOptions): Promise
 
   // The embedded database's directory is locked before anything starts: a second process on this DATA_DIR stops
   // here, having started (and written) nothing.
-  const databaseTarget = options.database ?? lockEmbeddedDatabase(databaseOptionsFromEnv(env, env.DATA_DIR));
+  const databaseTarget =
+    options.database ??
+    lockEmbeddedDatabase(databaseOptionsFromEnv(env, env.DATA_DIR, { role: "server", logger }));
   // The chain and the database (opened, migrated, demo data loaded) start side by side: neither needs the other
   // until the swap runtime is built, and together they are most of the start-up time.
   const [opened, started] = await Promise.allSettled([

@@ -6,9 +6,10 @@
 // and liquidity request, per input token) answers from an in-memory copy of the whole store (one row per
 // adapter and token: small), rebuilt when the generation changes: this process's writes are visible to every
 // request that starts after their 200, another replica's within `maxAgeMs`.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import type { Clock } from "../clock.ts";
+import { HASHED_LOCK_NAMESPACES, lockHashedTransaction } from "../db/advisory-locks.ts";
 import type { Database, Db } from "../db/client.ts";
 import { bumpGeneration, GenerationCache } from "../db/generations.ts";
 import { fromRow, type StoredDiscount, toRow } from "./discount.ts";
@@ -31,9 +32,7 @@ export interface CancelRecord {
 }
 
 async function lockPair(tx: Tx, adapter: Address, tokenToRedeem: Address): Promise<void> {
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtextextended(${`discount:${adapter}:${tokenToRedeem}`}, 0))`,
-  );
+  await lockHashedTransaction(tx, HASHED_LOCK_NAMESPACES.discountPair, `${adapter}:${tokenToRedeem}`);
 }
 
 export interface DiscountRepositoryOptions {

@@ -32,6 +32,7 @@ export const SWAP_ERROR_CODES = [
   "UNSUPPORTED_MEDIA_TYPE",
   "PAYLOAD_TOO_LARGE",
   "INTERNAL",
+  "SERVICE_UNAVAILABLE",
 ] as const;
 export type SwapErrorCode = (typeof SWAP_ERROR_CODES)[number];
 
@@ -89,6 +90,9 @@ export class ValidationError extends ApiError {
     super(400, "VALIDATION_FAILED", message, { issues, ...extra });
   }
 }
+
+/** The answer to a request that needed the database while it could not be reached (503, either envelope). */
+export const DATABASE_UNAVAILABLE_MESSAGE = "The database is unavailable; retry later";
 
 export function partnerBody(errorCode: PartnerErrorCode, errorMessage: string) {
   return { errorCode, errorMessage };

@@ -23,12 +23,14 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
+import { asDatabaseUnavailable } from "../db/unavailable.ts";
 import { pointsRoutes } from "../points/routes.ts";
 import { registryRoutes } from "../registry/routes.ts";
 import { solverLogoRoutes } from "../solvers/logo-routes.ts";
 import type { AppContext } from "./context.ts";
 import {
   ApiError,
+  DATABASE_UNAVAILABLE_MESSAGE,
   isPartnerPath,
   PartnerError,
   partnerBody,
@@ -176,6 +178,16 @@ function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyR
     return reply
       .code(error.status)
       .send(swapBody(error.status, error.code, error.message, error.details, now));
+  }
+
+  // The database out of reach (or not answering in time) is a 503 a client may retry, never a 500.
+  const unavailable = asDatabaseUnavailable(error);
+  if (unavailable) {
+    request.log.warn({ err: unavailable }, "database unavailable");
+    if (partner) return reply.code(503).send(partnerBody("ooops", DATABASE_UNAVAILABLE_MESSAGE));
+    return reply
+      .code(503)
+      .send(swapBody(503, "SERVICE_UNAVAILABLE", DATABASE_UNAVAILABLE_MESSAGE, undefined, now));
   }
 
   if (hasZodFastifySchemaValidationErrors(error)) {

@@ -1,7 +1,9 @@
 // Follows the Reactor's events block by block at the deployment's confirmation depth, applies them to orders, and
 // runs the reconciler once per indexed block. Block hashes are stored so a reorg is noticed and rewound: every change
 // made at a removed block is undone (and recorded as such), then the new blocks are indexed. One replica indexes at a
-// time (a PostgreSQL advisory lock).
+// time: it holds the indexer lease (lease.ts), and every write checks the lease in its own transaction. A replica
+// that loses the lease (its database session dropped, or another replica took over) stops indexing and tries to
+// acquire it again at every poll.
 import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import { type Address, type Hex, parseEventLogs } from "viem";
 import { reactorAbi } from "../chain/abis.ts";
@@ -14,10 +16,10 @@ import { OrderChanges } from "../orders/order-changes.ts";
 import { OrderRepository } from "../orders/repository.ts";
 import { type OrderStatus, orderStatusHistory, orders, type SettledAmount } from "../orders/tables.ts";
 import { FundingReader } from "./funding-reader.ts";
+import { IndexerLease, IndexerLeaseHeldElsewhereError, IndexerLeaseLostError } from "./lease.ts";
 import { judgeOpenOrder } from "./reconcile.ts";
 import { indexedBlocks, nonceInvalidations, orderFundingStreaks, reactorFills } from "./tables.ts";
 
-const INDEXER_LOCK_KEY = 0x5c1c_e000_0002n;
 /** Blocks indexed per step at most, so one step never holds the loop for long. */
 const MAX_BLOCKS_PER_STEP = 100;
 /** Indexed blocks kept for reorg detection. */
@@ -56,7 +58,7 @@ export class ReactorIndexer {
   readonly #funding: FundingReader;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
-  #lock: { release(): Promise<void> } | null = null;
+  #lease: IndexerLease | null = null;
   #stopped = true;
 
   constructor(private readonly options: IndexerOptions) {
@@ -64,17 +66,23 @@ export class ReactorIndexer {
     this.#funding = new FundingReader(options.client, options.reactor, options.multicall);
   }
 
-  /** Steps every poll interval while this replica holds the indexer lock. */
+  /** The epoch of the lease this replica holds while it indexes; undefined while it stands by. */
+  get epoch(): bigint | undefined {
+    return this.#lease?.epoch;
+  }
+
+  /** Steps every poll interval while this replica holds the indexer lease; stands by (and retries) while it does not. */
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
     const tick = async () => {
       if (this.#stopped) return;
       try {
-        this.#lock ??= await this.options.database.tryAdvisoryLock(INDEXER_LOCK_KEY);
-        if (this.#lock) await this.#stepUntilCaughtUp();
+        const lease = await this.#heldLease();
+        if (lease) await this.#stepUntilCaughtUp(lease);
       } catch (error) {
-        this.options.logger.error({ err: error }, "indexer step failed; retrying");
+        if (error instanceof IndexerLeaseLostError) await this.#dropLease(error.message);
+        else this.options.logger.error({ err: error }, "indexer step failed; retrying");
       }
       if (!this.#stopped) this.#timer = setTimeout(run, this.options.pollIntervalMs ?? 1000);
     };
@@ -88,25 +96,62 @@ export class ReactorIndexer {
     this.#stopped = true;
     clearTimeout(this.#timer);
     await this.#running;
-    await this.#lock?.release();
-    this.#lock = null;
+    await this.#lease?.release().catch(() => {});
+    this.#lease = null;
   }
 
-  async #stepUntilCaughtUp(): Promise<void> {
+  /** The lease, acquired if this replica has none (null while another replica holds it); a lost one is dropped. */
+  async #heldLease(): Promise<IndexerLease | null> {
+    const lost = this.#lease?.lost;
+    if (lost) await this.#dropLease(lost);
+    if (this.#lease) return this.#lease;
+    this.#lease = await IndexerLease.acquire(this.options.database);
+    if (this.#lease)
+      this.options.logger.info({ epoch: this.#lease.epoch }, "acquired the indexer lease: indexing");
+    return this.#lease;
+  }
+
+  async #dropLease(reason: string): Promise<void> {
+    const lease = this.#lease;
+    if (!lease) return;
+    this.#lease = null;
+    this.options.logger.warn(
+      { epoch: lease.epoch, reason },
+      "lost the indexer lease: stopped indexing until it is acquired again",
+    );
+    await lease.release().catch(() => {});
+  }
+
+  async #stepUntilCaughtUp(lease: IndexerLease): Promise<void> {
     for (;;) {
-      const result = await this.step();
+      const result = await this.#step(lease);
       if (this.#stopped || result.blocks < MAX_BLOCKS_PER_STEP) return;
     }
   }
 
-  /** One pass: detect and rewind a reorg, then index up to MAX_BLOCKS_PER_STEP confirmed blocks. */
+  /**
+   * One pass under the lease: the running loop's, or one acquired for this pass (IndexerLeaseHeldElsewhereError when
+   * another replica holds it).
+   */
   async step(): Promise<StepResult> {
+    if (this.#lease) return this.#step(this.#lease);
+    const lease = await IndexerLease.acquire(this.options.database);
+    if (!lease) throw new IndexerLeaseHeldElsewhereError();
+    try {
+      return await this.#step(lease);
+    } finally {
+      await lease.release();
+    }
+  }
+
+  /** Detects and rewinds a reorg, then indexes up to MAX_BLOCKS_PER_STEP confirmed blocks. */
+  async #step(lease: IndexerLease): Promise<StepResult> {
     const { client, confirmationDepth } = this.options;
     let last = await this.#lastIndexed();
     if (last) {
       const canonical = await client.getBlock({ blockNumber: last.number });
       if (canonical.hash !== last.hash) {
-        const forkPoint = await this.#rewind();
+        const forkPoint = await this.#rewind(lease);
         return { indexedTo: forkPoint, blocks: 0, rewoundTo: forkPoint };
       }
     }
@@ -119,7 +164,7 @@ export class ReactorIndexer {
     // Nothing to follow: jump to the confirmed head instead of walking every block.
     if (!(await this.#hasTrackedOrders()) && target - next > 1n) {
       const block = await this.#block(target);
-      await this.options.database.db.transaction(async (tx) => {
+      await this.#write(lease, async (tx) => {
         await tx.insert(indexedBlocks).values(block);
         await this.#prune(tx, block.number);
       });
@@ -130,15 +175,23 @@ export class ReactorIndexer {
     while (next <= target && blocks < MAX_BLOCKS_PER_STEP) {
       const block = await this.#block(next);
       if (last && block.parentHash !== last.hash) {
-        const forkPoint = await this.#rewind();
+        const forkPoint = await this.#rewind(lease);
         return { indexedTo: forkPoint, blocks, rewoundTo: forkPoint };
       }
-      await this.#indexBlock(block);
+      await this.#indexBlock(lease, block);
       last = { number: block.number, hash: block.hash };
       next += 1n;
       blocks += 1;
     }
     return { indexedTo: last?.number ?? null, blocks };
+  }
+
+  /** Every indexer write: one transaction that first checks the lease is still this replica's. */
+  #write(lease: IndexerLease, work: (tx: Tx) => Promise<void>): Promise<void> {
+    return this.options.database.db.transaction(async (tx) => {
+      await lease.check(tx);
+      await work(tx);
+    });
   }
 
   async #block(number: bigint): Promise<BlockInfo> {
@@ -169,7 +222,7 @@ export class ReactorIndexer {
   }
 
   /** Applies one confirmed block: its events first, then the reconciler's judgement of every open order. */
-  async #indexBlock(block: BlockInfo): Promise<void> {
+  async #indexBlock(lease: IndexerLease, block: BlockInfo): Promise<void> {
     const { client, reactor } = this.options;
     const logs = await client.getLogs({ address: reactor, blockHash: block.hash });
     const events = parseEventLogs({ abi: reactorAbi, logs, strict: true });
@@ -195,7 +248,7 @@ export class ReactorIndexer {
     );
     const at = this.options.clock.now();
 
-    await this.options.database.db.transaction(async (tx) => {
+    await this.#write(lease, async (tx) => {
       await tx.insert(indexedBlocks).values(block);
       const touched = new Set<string>();
 
@@ -338,7 +391,7 @@ export class ReactorIndexer {
    * Finds the newest stored block still on the canonical chain and undoes everything above it: events, streaks and
    * every status change made at a removed block (each undo is itself recorded in the history). Returns the fork point.
    */
-  async #rewind(): Promise<bigint> {
+  async #rewind(lease: IndexerLease): Promise<bigint> {
     const stored = await this.options.database.db
       .select({ number: indexedBlocks.number, hash: indexedBlocks.hash })
       .from(indexedBlocks)
@@ -352,7 +405,7 @@ export class ReactorIndexer {
       }
     }
     const at = this.options.clock.now();
-    await this.options.database.db.transaction(async (tx) => {
+    await this.#write(lease, async (tx) => {
       const changes = await tx
         .select()
         .from(orderStatusHistory)

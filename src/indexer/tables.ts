@@ -1,6 +1,16 @@
 // Storage of the Reactor indexer: which chain the swap state belongs to, the blocks processed (for reorg detection),
 // the events seen in them, and the reconciler's per-order funding streaks.
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import type { SettledAmount } from "../orders/tables.ts";
 
 /** The chain (id + genesis hash) all swap and indexer state belongs to; one row. */
@@ -8,6 +18,18 @@ export const chainIdentity = pgTable("chain_identity", {
   id: integer("id").primaryKey(),
   chainId: bigint("chain_id", { mode: "number" }).notNull(),
   genesisHash: text("genesis_hash").notNull(),
+});
+
+/**
+ * The indexer's lease; one row. Each acquisition of the indexer lock increments `epoch`, and every indexer transaction
+ * first checks it still holds the epoch it acquired: a replica that lost the lock without noticing writes nothing.
+ */
+export const indexerLease = pgTable("indexer_lease", {
+  id: integer("id").primaryKey(),
+  epoch: bigint("epoch", { mode: "bigint" }).notNull(),
+  /** host:pid of the process that acquired it, for operators. */
+  holder: text("holder").notNull(),
+  acquiredAt: timestamp("acquired_at", { withTimezone: true }).notNull(),
 });
 
 /** Blocks the indexer has fully processed (confirmed at the deployment's depth), newest kept for reorg checks. */

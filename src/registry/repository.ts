@@ -1,15 +1,12 @@
 // Storage of the registry: an atomic replace of the whole dataset, and the reads behind the endpoints.
 // Each read is one SQL statement, so it sees one committed registry — never half of an import.
-import { sql } from "drizzle-orm";
 import type { Address } from "viem";
+import { ADVISORY_LOCKS } from "../db/advisory-locks.ts";
 import type { Database, Db } from "../db/client.ts";
 import { bumpGeneration } from "../db/generations.ts";
 import type { Registry } from "./registry.ts";
 import type { Metadata, PartnerCurator, PartnerEntity, PartnerVault, VaultType } from "./schemas.ts";
 import { registryCurators, registryNetworks, registryOperators, registryVaults } from "./tables.ts";
-
-// Serialises concurrent imports: without it, a second replace would insert keys the first just inserted.
-const REGISTRY_IMPORT_LOCK_KEY = 0x5c1c_e000_0002n;
 
 // Keeps each INSERT well below PostgreSQL's 65535 bind parameters.
 const INSERT_BATCH = 500;
@@ -20,7 +17,7 @@ const INSERT_BATCH = 500;
  */
 export async function replaceRegistry(database: Database, registry: Registry): Promise<void> {
   await database.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${REGISTRY_IMPORT_LOCK_KEY.toString()}::bigint)`);
+    await database.lockTransaction(tx, ADVISORY_LOCKS.registryImport);
     await tx.delete(registryVaults);
     await tx.delete(registryCurators);
     await tx.delete(registryOperators);

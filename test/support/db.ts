@@ -61,3 +61,23 @@ async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>):
     await client.end();
   }
 }
+
+/** A granted advisory lock of the database `database` is connected to, by its backend's pid. */
+export interface AdvisoryLockHolder {
+  pid: number;
+  /** The bigint key (one-bigint key space), or `int4:int4` for a two-int4 key. */
+  key: string;
+}
+
+/** The advisory locks granted in `database`'s database right now (read from pg_locks). */
+export async function advisoryLockHolders(database: Database): Promise<AdvisoryLockHolder[]> {
+  const rows = await database.query<{ pid: number; key: string }>(
+    `select pid,
+            case when objsubid = 1 then ((classid::bigint << 32) | objid::bigint)::text
+                 else classid::text || ':' || objid::text end as key
+       from pg_locks
+      where locktype = 'advisory' and granted
+        and database = (select oid from pg_database where datname = current_database())`,
+  );
+  return rows.map((row) => ({ pid: Number(row.pid), key: row.key }));
+}

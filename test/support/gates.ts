@@ -17,6 +17,19 @@ export function settledWithin(promise: Promise<unknown>, ms: number): Promise<bo
   ]);
 }
 
+/** Polls `condition` every `intervalMs` until it holds; throws "timed out: <what>" after `timeoutMs`. */
+export async function eventually(
+  condition: () => Promise<boolean> | boolean,
+  what: string,
+  { timeoutMs = 15_000, intervalMs = 25 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
 /** A request held unanswered: `reached` resolves when it arrives; `release()` lets it go on. */
 export interface HeldRequest {
   reached: Promise<void>;

@@ -99,6 +99,8 @@ export interface SwapTestAppOptions {
   servedDeployment?: Deployment;
   /** The RPC endpoint the server uses (default: the chain's anvil), e.g. a relay the test controls. */
   rpcUrl?: string;
+  /** How often a started runtime's indexer polls (default 1000 ms). */
+  indexerPollIntervalMs?: number;
 }
 
 /**
@@ -126,6 +128,9 @@ export async function createSwapTestApp(
     logger,
     // Tests mine blocks by hand; poll fast so a new block is seen at once.
     blockPollIntervalMs: 20,
+    ...(options.indexerPollIntervalMs !== undefined
+      ? { indexerPollIntervalMs: options.indexerPollIntervalMs }
+      : {}),
   });
   const app = await buildServer(
     { database, clock: options.clock, logger, lifecycle: new Lifecycle() },

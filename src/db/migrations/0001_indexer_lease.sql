@@ -1,0 +1,6 @@
+CREATE TABLE "indexer_lease" (
+	"id" integer PRIMARY KEY NOT NULL,
+	"epoch" bigint NOT NULL,
+	"holder" text NOT NULL,
+	"acquired_at" timestamp with time zone NOT NULL
+);

@@ -1,0 +1,224 @@
+// PostgreSQL through node-postgres. Every connection is bounded: opening it (connect timeout), leaving it unused (idle
+// timeout), and on request connections each statement (the server's statement_timeout, and on this side a query the
+// server has not answered shortly after that drops its connection, so a network partition cannot hold a request).
+// No database event can kill the process: every connection keeps an 'error' listener for its whole life, also while
+// a transaction or a lock holds it, and the pool replaces broken connections. Advisory locks live on dedicated
+// sessions with TCP keepalives at both ends, so PostgreSQL releases the lock of a holder that went silent.
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import type { Logger } from "../logger.ts";
+import {
+  type AdvisoryLock,
+  type LockWaitPolicy,
+  lockSession,
+  lockTransaction,
+  tryLockSession,
+} from "./advisory-locks.ts";
+import type { Database, Db } from "./client.ts";
+import * as schema from "./schema.ts";
+import { DatabaseUnavailableError } from "./unavailable.ts";
+
+export interface PostgresTimeouts {
+  /** Opening a connection, authentication included; also the longest wait for a free pooled connection. */
+  connectMs: number;
+  /** A pooled connection unused this long is closed. */
+  idleMs: number;
+  /** statement_timeout of request connections; undefined: none (commands, imports, migrations). */
+  statementMs: number | undefined;
+  /** The longest wait for an advisory lock another session holds (migrations, imports). */
+  lockWaitMs: number;
+  /** TCP keepalive idle time of every connection, on this side and on PostgreSQL's. */
+  keepAliveMs: number;
+}
+
+export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
+  connectMs: 5000,
+  idleMs: 10_000,
+  statementMs: undefined,
+  lockWaitMs: 60_000,
+  keepAliveMs: 10_000,
+};
+
+/** How much longer than the server's own statement timeout this side waits before calling the connection dead. */
+const ANSWER_GRACE_MS = 1000;
+/** PostgreSQL's keepalive probes once a connection has been silent for keepAliveMs: this many, one a second. */
+const KEEPALIVE_PROBES = 10;
+
+export interface PostgresOptions {
+  url: string;
+  poolSize: number;
+  timeouts: PostgresTimeouts;
+  logger: Logger;
+}
+
+export function openPostgres(options: PostgresOptions): Database {
+  const { timeouts, logger } = options;
+  const { statementMs } = timeouts;
+  const pool = new pg.Pool({
+    ...connectionConfig(options.url, timeouts, "sluice"),
+    max: options.poolSize,
+    idleTimeoutMillis: timeouts.idleMs,
+    ...(statementMs !== undefined ? { statement_timeout: statementMs } : {}),
+    Client: BoundedClient as never,
+    answerWithinMs: statementMs === undefined ? undefined : statementMs + ANSWER_GRACE_MS,
+  } as pg.PoolConfig);
+  pool.on("connect", (client) => {
+    client.on("error", (error) => logger.warn({ err: error }, "database connection lost"));
+  });
+  // The pool's own report of an idle connection's error: the listener above has logged it already.
+  pool.on("error", () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const policy: LockWaitPolicy = { timeoutMs: timeouts.lockWaitMs, logger };
+  let maintenance: Database | undefined;
+
+  const database: Database = {
+    kind: "postgres",
+    db,
+    async query(text, params, queryOptions) {
+      const result = queryOptions?.name
+        ? await pool.query({ name: queryOptions.name, text, values: params as unknown[] })
+        : await pool.query(text, params as unknown[]);
+      return result.rows;
+    },
+    get maintenance(): Database {
+      if (statementMs === undefined) return database;
+      maintenance ??= openPostgres({
+        ...options,
+        poolSize: 2,
+        timeouts: { ...timeouts, statementMs: undefined },
+      });
+      return maintenance;
+    },
+    async tryAdvisoryLock(lock) {
+      const session = await openLockSession(options, lock);
+      try {
+        if (!(await tryLockSession(session.client, lock))) {
+          await session.close();
+          return null;
+        }
+      } catch (error) {
+        await session.close();
+        throw error;
+      }
+      return {
+        get lost() {
+          return session.lost();
+        },
+        release: session.close,
+      };
+    },
+    async withAdvisoryLock(lock, fn) {
+      const session = await openLockSession(options, lock);
+      try {
+        await lockSession(session.client, lock, policy);
+        // The work done under the lock (migrations) has no time limit.
+        session.client.answerWithinMs = undefined;
+        return await fn(drizzlePg(session.client, { schema }) as unknown as Db);
+      } finally {
+        await session.close();
+      }
+    },
+    lockTransaction: (tx, lock) => lockTransaction(tx, lock, policy),
+    async close() {
+      await maintenance?.close();
+      await pool.end();
+    },
+  };
+  return database;
+}
+
+/**
+ * A node-postgres client that gives up on a query the server has not answered within `answerWithinMs` of sending
+ * it: it destroys the connection, which fails the query (and any queued behind it) with DatabaseUnavailableError.
+ */
+class BoundedClient extends pg.Client {
+  answerWithinMs: number | undefined;
+
+  constructor(config: pg.ClientConfig & { answerWithinMs?: number | undefined }) {
+    super(config);
+    this.answerWithinMs = config.answerWithinMs;
+    const send = this.query.bind(this) as (...args: unknown[]) => unknown;
+    this.query = ((...args: unknown[]) => {
+      const limitMs = this.answerWithinMs;
+      // Submittables (cursors, streams) run for as long as their reader wants.
+      if (limitMs === undefined || typeof (args[0] as pg.Submittable | undefined)?.submit === "function")
+        return send(...args);
+      const timer = setTimeout(() => {
+        this.connection.stream.destroy(
+          new DatabaseUnavailableError(`no answer from the database within ${limitMs} ms`),
+        );
+      }, limitMs);
+      const answered = () => clearTimeout(timer);
+      const callback = args.at(-1);
+      if (typeof callback === "function") {
+        args[args.length - 1] = (...results: unknown[]) => {
+          answered();
+          return callback(...results);
+        };
+        return send(...args);
+      }
+      const result = send(...args) as Promise<unknown>;
+      result.then(answered, answered);
+      return result;
+    }) as pg.Client["query"];
+  }
+}
+
+interface LockSessionConnection {
+  client: BoundedClient;
+  /** Why the session ended, once it has: its locks are gone with it. */
+  lost(): Error | undefined;
+  /** Ends the session, which releases its locks; a connection the network has swallowed is dropped. */
+  close(): Promise<void>;
+}
+
+/** A connection of its own for session-level locks: it sits idle while holding them, outside the pool. */
+async function openLockSession(options: PostgresOptions, lock: AdvisoryLock): Promise<LockSessionConnection> {
+  const { timeouts, logger } = options;
+  const client = new BoundedClient({
+    ...connectionConfig(options.url, timeouts, `sluice ${lock.name} lock`),
+    answerWithinMs: timeouts.lockWaitMs + ANSWER_GRACE_MS,
+  });
+  let lost: Error | undefined;
+  let closing = false;
+  client.on("error", (error) => {
+    lost ??= error;
+    logger.warn({ err: error, lock: lock.name }, `lost the database session holding the ${lock.name} lock`);
+  });
+  client.on("end", () => {
+    if (!closing) lost ??= new DatabaseUnavailableError(`the session holding the ${lock.name} lock closed`);
+  });
+  const close = async () => {
+    closing = true;
+    const timer = setTimeout(() => client.connection.stream.destroy(), timeouts.connectMs);
+    await client.end().catch(() => {});
+    clearTimeout(timer);
+  };
+  try {
+    await client.connect();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { client, lost: () => lost, close };
+}
+
+/**
+ * Connection settings shared by the pool and the lock sessions. PostgreSQL's keepalive settings travel in the startup
+ * `options`, joined to any the URL carries (node-postgres lets the URL's replace the config's).
+ */
+function connectionConfig(url: string, timeouts: PostgresTimeouts, applicationName: string): pg.ClientConfig {
+  const parsed = new URL(url);
+  const own = parsed.searchParams.get("options");
+  parsed.searchParams.delete("options");
+  const idleSeconds = Math.max(1, Math.ceil(timeouts.keepAliveMs / 1000));
+  const keepalives = `-c tcp_keepalives_idle=${idleSeconds} -c tcp_keepalives_interval=1 -c tcp_keepalives_count=${KEEPALIVE_PROBES}`;
+  return {
+    connectionString: parsed.toString(),
+    options: own ? `${own} ${keepalives}` : keepalives,
+    application_name: applicationName,
+    connectionTimeoutMillis: timeouts.connectMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: timeouts.keepAliveMs,
+  };
+}

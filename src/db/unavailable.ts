@@ -1,0 +1,66 @@
+// The one place that tells "the database cannot be reached or did not answer in time" from every other database
+// error. The driver reports these conditions as socket errors, SQLSTATEs or plain messages; callers (the HTTP error
+// layer) see one named class, with the driver's error as its cause.
+
+export class DatabaseUnavailableError extends Error {
+  override name = "DatabaseUnavailableError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** Socket errors of a connection that could not be made or broke. */
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+]);
+
+/**
+ * SQLSTATEs of a server that is going away, not accepting connections, or that cancelled a statement at its
+ * statement_timeout (57014).
+ */
+const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "57014"]);
+
+/** node-postgres and pg-pool report these without a code. */
+const DRIVER_MESSAGES = new Set([
+  "Connection terminated unexpectedly",
+  "Connection terminated",
+  "Connection terminated due to connection timeout",
+  "timeout expired",
+  "timeout exceeded when trying to connect",
+  "Client has encountered a connection error and is not queryable",
+  "Query read timeout",
+]);
+
+/**
+ * `error` (or an error in its `cause` chain, as drizzle wraps driver errors) as a DatabaseUnavailableError when it
+ * means the database is out of reach; undefined for every other error.
+ */
+export function asDatabaseUnavailable(error: unknown): DatabaseUnavailableError | undefined {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+    if (current instanceof DatabaseUnavailableError) return current;
+    if (isUnavailable(current))
+      return new DatabaseUnavailableError(`database unavailable: ${current.message}`, { cause: error });
+    current = current.cause;
+  }
+  return undefined;
+}
+
+function isUnavailable(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") {
+    if (SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
+    // Class 08: connection exceptions.
+    if (/^08[0-9A-Z]{3}$/.test(code)) return true;
+  }
+  // A host name with several addresses fails with one error per address.
+  if (error instanceof AggregateError)
+    return error.errors.some((inner) => inner instanceof Error && isUnavailable(inner));
+  return DRIVER_MESSAGES.has(error.message);
+}
