@@ -31,6 +31,9 @@ export const SWAP_ERROR_CODES = [
   "NOT_FOUND",
   "UNSUPPORTED_MEDIA_TYPE",
   "PAYLOAD_TOO_LARGE",
+  "MALFORMED_REQUEST",
+  "HEADERS_TOO_LARGE",
+  "REQUEST_TIMEOUT",
   "INTERNAL",
 ] as const;
 export type SwapErrorCode = (typeof SWAP_ERROR_CODES)[number];
