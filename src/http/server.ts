@@ -119,6 +119,8 @@ export async function buildServer(context: AppContext, options: ServerOptions = 
   await app.register(cors, {
     origin: true,
     exposedHeaders: ["X-Request-Id", "X-Trace-Id"],
+    // An OPTIONS request that is not a full preflight gets the same 204, not a plain-text 400 outside both envelopes.
+    strictPreflight: false,
   });
 
   await app.register(swagger, openApiOptions);
