@@ -111,8 +111,9 @@ describe("http server core", () => {
     const ids: string[] = [];
     const refs: string[] = [];
     const walk = (node: unknown, path: string) => {
-      if (Array.isArray(node)) node.forEach((item, index) => walk(item, `${path}/${index}`));
-      else if (node && typeof node === "object")
+      if (Array.isArray(node)) {
+        for (const [index, item] of node.entries()) walk(item, `${path}/${index}`);
+      } else if (node && typeof node === "object")
         for (const [key, value] of Object.entries(node)) {
           if (key === "$id") ids.push(path);
           if (key === "$ref") refs.push(String(value));
