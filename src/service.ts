@@ -1,6 +1,6 @@
 // The composition root of `sluice serve`: database, demo data, workers, HTTP server, and an orderly shutdown.
 import { systemClock } from "./clock.ts";
-import type { Env } from "./config/env.ts";
+import { type Env, httpTimeouts } from "./config/env.ts";
 import { type Database, databaseOptionsFromEnv, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { seedDemoData } from "./devnet/demo-data.ts";
@@ -61,6 +61,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     : [];
   const app = await buildServer(context, {
     collectProcessMetrics: true,
+    timeouts: httpTimeouts(env),
     ...serverOptions,
     plugins: [...swapPlugins, ...(serverOptions?.plugins ?? [])],
   });

@@ -1,6 +1,7 @@
 // The process environment the service reads, parsed once and validated, so a typo fails at start.
 import { z } from "zod";
 import { SHIPPED_NETWORKS } from "../deployment/load.ts";
+import { DEFAULT_HTTP_TIMEOUTS, HEARTBEAT_INTERVAL_MS, type HttpTimeouts } from "../http/timeouts.ts";
 
 /** A duration in milliseconds, at least `min`, at most a day. */
 const milliseconds = (min: number) => z.coerce.number().int().min(min).max(86_400_000);
@@ -14,6 +15,21 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** How long to keep accepting requests (with /health answering 503) after SIGTERM before closing the listener. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  /** Then in-flight requests get this long to finish before the connections still open are closed. */
+  SHUTDOWN_TIMEOUT_MS: milliseconds(1).default(DEFAULT_HTTP_TIMEOUTS.shutdownMs),
+  /** A request's line and headers must arrive within this long (at most HTTP_REQUEST_TIMEOUT_MS). */
+  HTTP_HEADERS_TIMEOUT_MS: milliseconds(1).default(DEFAULT_HTTP_TIMEOUTS.headersMs),
+  /** A whole request, headers and body, must arrive within this long. */
+  HTTP_REQUEST_TIMEOUT_MS: milliseconds(1).default(DEFAULT_HTTP_TIMEOUTS.requestMs),
+  /** A socket without traffic for this long is closed; longer than the 15 s heartbeat of long-lived responses. */
+  HTTP_IDLE_TIMEOUT_MS: milliseconds(1)
+    .default(DEFAULT_HTTP_TIMEOUTS.idleMs)
+    .refine(
+      (value) => value > HEARTBEAT_INTERVAL_MS,
+      `must be more than ${HEARTBEAT_INTERVAL_MS} (long-lived responses send a heartbeat every 15 s)`,
+    ),
+  /** A kept-alive connection waiting for its next request is closed after this long. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(1).default(DEFAULT_HTTP_TIMEOUTS.keepAliveMs),
   /** Load the demo registry and points dataset into an empty embedded database (default: on without DATABASE_URL). */
   SLUICE_DEMO_DATA: z.enum(["0", "1"]).optional(),
   /** Where the demo registry's metadata tree lives. */
@@ -39,6 +55,15 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
+/** Node refuses a header timeout longer than the request timeout (the headers are part of the request). */
+const CheckedEnvSchema = EnvSchema.refine(
+  (env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS,
+  {
+    message: "must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)",
+    path: ["HTTP_HEADERS_TIMEOUT_MS"],
+  },
+);
+
 export class InvalidEnvironmentError extends Error {
   override name = "InvalidEnvironmentError";
 }
@@ -48,7 +73,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): Env {
   const present = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
   );
-  const parsed = EnvSchema.safeParse(present);
+  const parsed = CheckedEnvSchema.safeParse(present);
   if (!parsed.success) {
     const reasons = parsed.error.issues
       .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
@@ -56,4 +81,15 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): Env {
     throw new InvalidEnvironmentError(`Invalid environment: ${reasons}`);
   }
   return parsed.data;
+}
+
+/** The HTTP server's client and shutdown timeouts the environment sets. */
+export function httpTimeouts(env: Env): HttpTimeouts {
+  return {
+    headersMs: env.HTTP_HEADERS_TIMEOUT_MS,
+    requestMs: env.HTTP_REQUEST_TIMEOUT_MS,
+    idleMs: env.HTTP_IDLE_TIMEOUT_MS,
+    keepAliveMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    shutdownMs: env.SHUTDOWN_TIMEOUT_MS,
+  };
 }

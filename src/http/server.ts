@@ -17,8 +17,6 @@ import Fastify, {
 } from "fastify";
 import {
   hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -27,6 +25,8 @@ import { asDatabaseUnavailable } from "../db/unavailable.ts";
 import { pointsRoutes } from "../points/routes.ts";
 import { registryRoutes } from "../registry/routes.ts";
 import { solverLogoRoutes } from "../solvers/logo-routes.ts";
+import { boundClose } from "./bounded-close.ts";
+import { createClientErrorHandler } from "./client-errors.ts";
 import type { AppContext } from "./context.ts";
 import {
   ApiError,
@@ -34,20 +34,22 @@ import {
   isPartnerPath,
   PartnerError,
   partnerBody,
-  SWAP_ERROR_CODES,
   swapBody,
   type ValidationIssue,
 } from "./errors.ts";
 import { healthRoutes } from "./health.ts";
 import { createHttpMetrics } from "./metrics.ts";
+import { API_PREFIX, openApiOptions } from "./openapi.ts";
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, timeoutCheckIntervalMs } from "./timeouts.ts";
 
-export const API_PREFIX = "/api/v1";
-export const API_VERSION = "3.1.0";
+export { API_PREFIX, API_VERSION } from "./openapi.ts";
 
 export interface ServerOptions {
   /** Extra route plugins under /api/v1 (the swap flow, dev helpers, tests). */
   plugins?: Array<(app: FastifyInstance) => Promise<void>>;
   collectProcessMetrics?: boolean;
+  /** Client and shutdown timeouts; each one not given is DEFAULT_HTTP_TIMEOUTS'. */
+  timeouts?: Partial<HttpTimeouts>;
 }
 
 /** The application type route plugins and tests work with. */
@@ -60,6 +62,8 @@ export type App = FastifyInstance<
 >;
 
 export async function buildServer(context: AppContext, options: ServerOptions = {}): Promise<App> {
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
+  const metrics = createHttpMetrics({ collectProcessMetrics: options.collectProcessMetrics ?? false });
   const app = Fastify({
     loggerInstance: context.logger as FastifyBaseLogger,
     // A fresh id per attempt; an inbound X-Request-Id is not trusted as ours.
@@ -70,6 +74,20 @@ export async function buildServer(context: AppContext, options: ServerOptions = 
     // While draining, requests on open connections still get real answers (and /health says so).
     return503OnClosing: false,
     bodyLimit: 1024 * 1024,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: timeoutCheckIntervalMs(timeouts),
+    },
+    // Fastify applies these itself (its requestTimeout would otherwise turn Node's off).
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    clientErrorHandler: createClientErrorHandler({
+      clock: context.clock,
+      logger: context.logger,
+      onAnswered: (status) => metrics.requests.inc({ method: "", route: "(client error)", status }),
+    }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Malformed URLs (bad percent-encoding, over-long parameters) get the same envelopes as everything else.
     frameworkErrors: (error, request, reply) => {
@@ -80,8 +98,7 @@ export async function buildServer(context: AppContext, options: ServerOptions = 
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-
-  const metrics = createHttpMetrics({ collectProcessMetrics: options.collectProcessMetrics ?? false });
+  boundClose(app, timeouts.shutdownMs, context.logger);
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -104,35 +121,11 @@ export async function buildServer(context: AppContext, options: ServerOptions = 
   await app.register(cors, {
     origin: true,
     exposedHeaders: ["X-Request-Id", "X-Trace-Id"],
+    // An OPTIONS request that is not a full preflight gets the same 204, not a plain-text 400 outside both envelopes.
+    strictPreflight: false,
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: "3.1.0",
-      info: {
-        title: "Sluice — Redemption Swap and Partner Points API",
-        version: API_VERSION,
-        description:
-          "Registries and partner points, the quote / approval / order flow of redemption swaps, solver liquidity and signed discounts.",
-      },
-      servers: [{ url: API_PREFIX }],
-      components: {
-        schemas: {},
-      },
-      "x-error-codes": { swap: [...SWAP_ERROR_CODES] },
-    } as never,
-    transform: (input) => {
-      const transformed = jsonSchemaTransform(input);
-      // Paths are documented relative to the server URL, which already ends in /api/v1.
-      return {
-        ...transformed,
-        url: transformed.url.startsWith(API_PREFIX)
-          ? transformed.url.slice(API_PREFIX.length) || "/"
-          : transformed.url,
-      };
-    },
-    transformObject: jsonSchemaTransformObject,
-  });
+  await app.register(swagger, openApiOptions);
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply, context));
   app.setNotFoundHandler((request, reply) => {
@@ -205,6 +198,10 @@ function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyR
   if (status >= 400 && status < 500) {
     if (partner)
       return reply.code(status === 404 ? 404 : 400).send(partnerBody("anErrorOccurred", error.message));
+    // The docs' static file server refuses paths outside its folder (traversal, NUL) with 403: to the client that
+    // is a path that does not exist.
+    if (status === 403 || status === 404)
+      return reply.code(404).send(swapBody(404, "NOT_FOUND", "Not found", undefined, now));
     const code =
       status === 415 ? "UNSUPPORTED_MEDIA_TYPE" : status === 413 ? "PAYLOAD_TOO_LARGE" : "VALIDATION_FAILED";
     const details =

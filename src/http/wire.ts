@@ -68,6 +68,16 @@ export const BlockNumberParamSchema = z
   })
   .meta({ description: "Block number, 1 to 9007199254740991", example: "21000000" });
 
+/**
+ * A solver id as a client names one (it may match no solver). Control characters, NUL included, never belong in an
+ * id, and PostgreSQL text cannot hold NUL: they are refused here rather than failing in the database.
+ */
+export const SolverIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^\P{Cc}*$/u, "must not contain control characters");
+
 export const RequestIdSchema = z
   .uuid()
   .meta({ description: "UUID of this HTTP attempt; equals the X-Request-Id header" });

@@ -1,7 +1,7 @@
 // Wire formats of POST /liquidity and POST /liquidity-batch (spec 4.5, 4.6): one schema each, feeding validation,
 // handler types and the OpenAPI document.
 import { z } from "zod";
-import { AddressSchema, Uint256StringSchema } from "../http/wire.ts";
+import { AddressSchema, SolverIdSchema, Uint256StringSchema } from "../http/wire.ts";
 
 export const TokenInfoSchema = z
   .object({
@@ -13,11 +13,11 @@ export const TokenInfoSchema = z
   .meta({ id: "TokenInfo" });
 
 const solverSelection = {
-  solverId: z.string().min(1).max(200).optional().meta({
+  solverId: SolverIdSchema.optional().meta({
     description: "Restricts `solvers` and `totalLiquidity` to this solver; takes precedence over solverIds",
   }),
   solverIds: z
-    .array(z.string().min(1).max(200))
+    .array(SolverIdSchema)
     .max(50)
     .optional()
     .meta({ description: "Restricts `solvers` and `totalLiquidity` to these solvers (`[]` selects none)" }),

@@ -19,19 +19,30 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString("base64url");
 }
 
+// Exactly what the list writes: a UUID, and the sort column printed with microseconds (page-query.ts CURSOR_TIME).
+const CURSOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const CURSOR_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d{6}Z$/;
+
+/** Whether `k` is a real instant in the form the list prints: PostgreSQL casts it to timestamptz as is. */
+function isCursorTime(k: string): boolean {
+  const match = CURSOR_TIME.exec(k);
+  // Year 0 parses in JavaScript but does not exist in PostgreSQL.
+  if (!match || k.startsWith("0000")) return false;
+  // Date.parse accepts days the month does not have (2026-02-30) and PostgreSQL does not: a round trip tells.
+  const time = Date.parse(`${match[1]}Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(match[1]!);
+}
+
 export function decodeCursor(value: string): Cursor {
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
-    if (
-      typeof parsed?.k === "string" &&
-      !Number.isNaN(Date.parse(parsed.k)) &&
-      typeof parsed?.id === "string" &&
-      /^[0-9a-f-]{36}$/.test(parsed.id)
-    ) {
-      return { k: parsed.k, id: parsed.id };
-    }
+    parsed = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
   } catch {
-    // fall through
+    throw new InvalidCursorError();
   }
-  throw new InvalidCursorError();
+  if (typeof parsed !== "object" || parsed === null) throw new InvalidCursorError();
+  const { k, id } = parsed as Record<string, unknown>;
+  if (typeof k !== "string" || !isCursorTime(k) || typeof id !== "string" || !CURSOR_ID.test(id))
+    throw new InvalidCursorError();
+  return { k, id };
 }

@@ -5,6 +5,7 @@ import {
   Bytes32Schema,
   HexSchema,
   RequestIdSchema,
+  SolverIdSchema,
   TimestampSchema,
   Uint256StringSchema,
 } from "../http/wire.ts";
@@ -43,7 +44,7 @@ export const OrdersQuerySchema = z.object({
   orderStatus: z.enum(ORDER_FILTER_STATUSES).optional(),
   swapper: AddressSchema.optional(),
   filler: AddressSchema.optional(),
-  solverId: z.string().min(1).max(200).optional().meta({
+  solverId: SolverIdSchema.optional().meta({
     description: "Keeps only this solver's orders and adds the execution fields to its own open orders",
   }),
   sortKey: z.enum(["createdAt", "updatedAt"]).default("createdAt"),

@@ -30,13 +30,17 @@ export interface AuctionOptions {
 
 export async function runAuction(options: AuctionOptions): Promise<AuctionResult[]> {
   const ask = options.ask ?? requestSolverQuote;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  // One signal per solver request: each request listens to its own signal, so an auction with many solvers adds
+  // no pile of listeners to one shared signal (Node warns past 10).
+  const controllers = options.participants.map(() => new AbortController());
+  const timer = setTimeout(() => {
+    for (const controller of controllers) controller.abort();
+  }, options.timeoutMs);
   try {
     return await Promise.all(
-      options.participants.map(async (participant) => {
+      options.participants.map(async (participant, index) => {
         const request = options.buildRequest(participant);
-        const outcome = await ask(participant.solver, request, controller.signal);
+        const outcome = await ask(participant.solver, request, controllers[index]!.signal);
         return { participant, request, outcome };
       }),
     );

@@ -6,6 +6,7 @@ import {
   ChainIdSchema,
   HexSchema,
   RequestIdSchema,
+  SolverIdSchema,
   Uint256StringSchema,
 } from "../http/wire.ts";
 
@@ -62,7 +63,7 @@ export const QuoteRequestSchema = z
       )
       .min(1)
       .max(10),
-    solverIds: z.array(z.string().min(1).max(200)).min(1).max(50).optional(),
+    solverIds: z.array(SolverIdSchema).min(1).max(50).optional(),
     routingPreference: z.literal("BEST_PRICE").default("BEST_PRICE"),
     permitAmount: z.literal("EXACT").optional(),
   })

@@ -106,6 +106,32 @@ describe("http server core", () => {
     expect(document["x-error-codes"].swap).toContain("VALIDATION_FAILED");
   });
 
+  it("gives component schemas no $id (standard tools resolve refs against it) and every $ref resolves", async () => {
+    const document = (await app.inject({ url: "/api/v1/openapi.json" })).json();
+    const ids: string[] = [];
+    const refs: string[] = [];
+    const walk = (node: unknown, path: string) => {
+      if (Array.isArray(node)) {
+        for (const [index, item] of node.entries()) walk(item, `${path}/${index}`);
+      } else if (node && typeof node === "object")
+        for (const [key, value] of Object.entries(node)) {
+          if (key === "$id") ids.push(path);
+          if (key === "$ref") refs.push(String(value));
+          walk(value, `${path}/${key}`);
+        }
+    };
+    walk(document, "#");
+    expect(ids).toEqual([]);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of new Set(refs)) {
+      expect(ref).toMatch(/^#\/components\/schemas\/[A-Za-z0-9]+$/);
+      expect(document.components.schemas, ref).toHaveProperty(ref.slice("#/components/schemas/".length));
+    }
+    // The docs page's own copy of the document is the same one.
+    const docsCopy = (await app.inject({ url: "/api/v1/docs/json" })).json();
+    expect(docsCopy.components.schemas).toEqual(document.components.schemas);
+  });
+
   it("serves the interactive docs page", async () => {
     const response = await app.inject({ url: "/api/v1/docs/" });
     expect(response.statusCode).toBe(200);

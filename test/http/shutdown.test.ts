@@ -1,16 +1,46 @@
-// Graceful shutdown: /health turns 503, in-flight requests finish, the listener closes, exit code 0.
+// Graceful shutdown: /health turns 503, in-flight requests finish, the listener closes, exit code 0; kept-alive
+// connections close once their requests are answered, and responses still running at SHUTDOWN_TIMEOUT_MS are cut.
 import { spawn } from "node:child_process";
 import { EventEmitter, once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, type IncomingHttpHeaders, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { afterAll, describe, expect, it } from "vitest";
 import { readEnv } from "../../src/config/env.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { exitOnSignals, startService } from "../../src/service.ts";
 import { createTestDatabase } from "../support/db.ts";
+import { gate, settledWithin } from "../support/gates.ts";
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let tries = 0; !condition(); tries++) {
+    if (tries > 2000) throw new Error("condition not met within 10 s");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** A GET on `agent`, read whole. */
+function get(agent: Agent, url: string) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    request(url, { agent }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+      );
+      response.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+}
 
 describe("graceful shutdown", () => {
   const tempDirs: string[] = [];
@@ -59,6 +89,94 @@ describe("graceful shutdown", () => {
     expect(await slow).toEqual({ status: 200, body: { done: true } });
     expect(await exited).toBe(0);
     await expect(fetch(`${service.apiUrl}/health`)).rejects.toThrow();
+  });
+
+  /** A started service with `routes` under /api/v1 and the given environment (on top of a quiet test one). */
+  async function startTestService(
+    routes: (app: FastifyInstance) => Promise<void>,
+    env: Record<string, string> = {},
+  ) {
+    return startService({
+      env: readEnv({ PORT: "0", HOST: "127.0.0.1", SLUICE_DEMO_DATA: "0", ...env }),
+      logger: silentLogger(),
+      database: await createTestDatabase("pglite"),
+      serverOptions: { plugins: [routes] },
+    });
+  }
+
+  it("closes a kept-alive connection once its in-flight request is answered, not after the keep-alive timeout", async () => {
+    const release = gate();
+    const started = gate();
+    const service = await startTestService(
+      async (app) => {
+        app.get("/test-slow", async () => {
+          started.open();
+          await release.opened;
+          return { done: true };
+        });
+      },
+      { HTTP_KEEP_ALIVE_TIMEOUT_MS: "120000" },
+    );
+    const agent = new Agent({ keepAlive: true });
+    try {
+      // One connection idle at shutdown (its request answered before), one with a request in flight.
+      const idle = await get(agent, `${service.apiUrl}/health`);
+      expect(idle.status).toBe(200);
+      const slow = get(agent, `${service.apiUrl}/test-slow`);
+      await started.opened;
+
+      const stopped = service.shutdown();
+      // Answered only once the listener has closed: the request was in flight when shutdown began.
+      await until(() => !service.app.server.listening);
+      release.open();
+      const answer = await slow;
+      expect(answer).toMatchObject({ status: 200, body: '{"done":true}' });
+      // The answer tells the client not to reuse the connection, and the server closes it.
+      expect(answer.headers.connection).toBe("close");
+      expect(
+        await settledWithin(stopped, 15_000),
+        "shutdown finished long before the keep-alive timeout",
+      ).toBe(true);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it("closes a long-lived response at SHUTDOWN_TIMEOUT_MS", async () => {
+    const streaming = gate();
+    const service = await startTestService(
+      async (app) => {
+        // A response that never ends by itself, like a stream with a heartbeat.
+        app.get("/test-stream", async (_request, reply) => {
+          async function* heartbeat() {
+            for (;;) {
+              yield "tick\n";
+              streaming.open();
+              await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+          }
+          return reply.type("text/plain").send(Readable.from(heartbeat()));
+        });
+      },
+      { SHUTDOWN_TIMEOUT_MS: "300" },
+    );
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const ended = new Promise<string>((resolve) => {
+        request(`${service.apiUrl}/test-stream`, { agent }, (response) => {
+          response.on("data", () => {});
+          response.on("close", () => resolve(response.complete ? "complete" : "cut off"));
+        }).end();
+      });
+      await streaming.opened;
+      const stopped = service.shutdown();
+      expect(await settledWithin(stopped, 15_000), "shutdown finished despite the endless response").toBe(
+        true,
+      );
+      expect(await ended).toBe("cut off");
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("exits 0 when the real process receives SIGTERM", async () => {

@@ -257,4 +257,28 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
     } while (cursor);
     expect(seen).toEqual(expected);
   });
+
+  const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  it.each([
+    [
+      "a cursor whose id is 36 dashes",
+      `cursor=${cursorOf({ k: "2026-01-01T00:00:00.000000Z", id: "-".repeat(36) })}`,
+    ],
+    ["a cursor whose sort value is 1", `cursor=${cursorOf({ k: "1", id: randomUUID() })}`],
+    [
+      "a cursor on a day February does not have",
+      `cursor=${cursorOf({ k: "2026-02-30T00:00:00.000000Z", id: randomUUID() })}`,
+    ],
+    ["a cursor in year 0", `cursor=${cursorOf({ k: "0000-01-01T00:00:00.000000Z", id: randomUUID() })}`],
+    ["a cursor that is not an object", `cursor=${cursorOf(["2026-01-01T00:00:00.000000Z", randomUUID()])}`],
+    ["a NUL byte in solverId (the poll)", "solverId=ext_alpha%00"],
+    ["a NUL byte in solverId (a filtered list)", "solverId=%00"],
+    ["another control character in solverId", "solverId=ext%1Balpha"],
+  ])("answers 400 VALIDATION_FAILED, not 500, to %s", async (_label, parameter) => {
+    const response = await app.inject({ url: `/api/v1/orders?orderStatus=open&limit=5&${parameter}` });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().error.code).toBe("VALIDATION_FAILED");
+    const poll = await app.inject({ url: `/api/v1/orders?orderStatus=open&${parameter}` });
+    expect(poll.statusCode, poll.body).toBe(400);
+  });
 });

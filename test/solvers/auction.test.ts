@@ -134,6 +134,32 @@ describe("auction over HTTP solvers", () => {
     expect(seen[0]?.body.quoteId).not.toBe(good.requests.at(-1)?.body.quoteId);
   });
 
+  it("asks more than 10 solvers without adding listeners to shared objects (no MaxListenersExceededWarning)", async () => {
+    const many = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        start({ kind: "quote", filler: addr(0x100 + index), amountOut: () => 1_000n + BigInt(index) }),
+      ),
+    );
+    const solvers = many.map((server, index) =>
+      solverAt(`ext_many${index}`, server.url, addr(0x100 + index)),
+    );
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      // Twice: the second auction reuses the kept-alive connections of the first.
+      for (let round = 0; round < 2; round++) {
+        const { results } = await auction(solvers, 5000);
+        expect(rankQuotes(results)).toHaveLength(12);
+      }
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.map((warning) => `${warning.name}: ${warning.message}`)).toEqual([]);
+  });
+
   it("breaks equal amounts by the faster answer (50 ms against 400 ms)", async () => {
     const slow = await start({ kind: "quote", filler: addr(0xa), amountOut: () => 1_000n, delayMs: 400 });
     const fast = await start({ kind: "quote", filler: addr(0xb), amountOut: () => 1_000n, delayMs: 50 });

@@ -8,7 +8,7 @@ import type { Deployment, SolverConfig } from "../../src/deployment/schema.ts";
 import { INTERNAL_API_PREFIX, internalDiscountRoutes } from "../../src/discounts/internal-routes.ts";
 import { discountRoutes } from "../../src/discounts/routes.ts";
 import { Lifecycle } from "../../src/http/lifecycle.ts";
-import { type App, buildServer } from "../../src/http/server.ts";
+import { type App, buildServer, type ServerOptions } from "../../src/http/server.ts";
 import { liquidityRoutes } from "../../src/liquidity/routes.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { ordersRoutes } from "../../src/orders/routes.ts";
@@ -101,6 +101,8 @@ export interface SwapTestAppOptions {
   rpcUrl?: string;
   /** How often a started runtime's indexer polls (default 1000 ms). */
   indexerPollIntervalMs?: number;
+  /** More route plugins under /api/v1 (e.g. the dev helpers). */
+  plugins?: ServerOptions["plugins"];
 }
 
 /**
@@ -142,6 +144,7 @@ export async function createSwapTestApp(
           await api.register(liquidityRoutes, { swap: runtime.context });
           await api.register(discountRoutes, { service: runtime.discounts.service });
         },
+        ...(options.plugins ?? []),
       ],
     },
   );

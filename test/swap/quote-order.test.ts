@@ -257,6 +257,15 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
       ["a chain id above 2^53", { tokenInChainId: 2 ** 53 }, 400, "VALIDATION_FAILED"],
       ["an amount below the minimum", { amount: "999" }, 404, "NO_QUOTES"],
       ["only unknown solver ids", { solverIds: ["ext_nobody"] }, 404, "NO_QUOTES"],
+      // Once a 500 (the round could not be stored), and with quoting solvers a 200 whose quotes /order did not know.
+      ["a NUL byte in the only solver id", { solverIds: ["ext_nobody\u0000"] }, 400, "VALIDATION_FAILED"],
+      [
+        "a NUL byte in one solver id among quoting ones",
+        { solverIds: ["ext_alpha", "ext_beta\u0000"] },
+        400,
+        "VALIDATION_FAILED",
+      ],
+      ["a control character in a solver id", { solverIds: ["ext_\u001balpha"] }, 400, "VALIDATION_FAILED"],
     ])("answers %s with %i %s", async (_label, overrides, status, code) => {
       const usd = chain.core.tokens.usd;
       const body: Record<string, unknown> = quoteBody(overrides);
