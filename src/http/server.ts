@@ -38,6 +38,7 @@ import {
 } from "./errors.ts";
 import { healthRoutes } from "./health.ts";
 import { createHttpMetrics } from "./metrics.ts";
+import { requestLogLevel } from "./request-log.ts";
 
 export const API_PREFIX = "/api/v1";
 export const API_VERSION = "3.1.0";
@@ -95,8 +96,7 @@ export async function buildServer(context: AppContext, options: ServerOptions = 
     metrics.requests.inc({ method: request.method, route, status });
     metrics.duration.observe({ method: request.method, route, status }, durationMs / 1000);
     const line = { method: request.method, route, url: request.url, status, durationMs };
-    if (status >= 500) request.log.error(line, "request");
-    else request.log.info(line, "request");
+    request.log[requestLogLevel(request, status)](line, "request");
   });
 
   await app.register(cors, {
