@@ -127,15 +127,19 @@ export async function prepareDatabase(database: Database, env: Env, logger: Logg
 /**
  * Turns SIGTERM/SIGINT into a graceful shutdown and exit 0 (exit 1 if shutdown itself fails). Takes the service as a
  * promise so the handlers can be installed before it starts: a signal during start-up waits for it, then shuts down.
+ * Returns the same shutdown for other reasons to stop the process (an orphaned server); only the first request counts.
  */
 export function exitOnSignals(
   service: Pick<Service, "shutdown"> | Promise<Pick<Service, "shutdown">>,
   logger: Logger,
   exit: (code: number) => void = (code) => process.exit(code),
   signals: Pick<NodeJS.EventEmitter, "once"> = process,
-): void {
-  const onSignal = (signal: NodeJS.Signals) => {
-    logger.info({ signal }, "shutdown requested");
+): (reason: string) => void {
+  let requested = false;
+  const stop = (why: { signal: NodeJS.Signals } | { reason: string }) => {
+    if (requested) return;
+    requested = true;
+    logger.info(why, "shutdown requested");
     Promise.resolve(service)
       .then((started) => started.shutdown())
       .then(
@@ -146,6 +150,7 @@ export function exitOnSignals(
         },
       );
   };
-  signals.once("SIGTERM", onSignal);
-  signals.once("SIGINT", onSignal);
+  signals.once("SIGTERM", (signal: NodeJS.Signals) => stop({ signal }));
+  signals.once("SIGINT", (signal: NodeJS.Signals) => stop({ signal }));
+  return (reason) => stop({ reason });
 }

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { readEnv } from "../config/env.ts";
 import { createLogger } from "../logger.ts";
-import { exitOnSignals } from "../service.ts";
+import { stopOnSignalsOrOrphaning } from "./lifetime.ts";
 import { serveDevnet } from "./serve.ts";
 
 export function registerDevnetCommand(program: Command): void {
@@ -22,7 +22,7 @@ export function registerDevnetCommand(program: Command): void {
         );
       }
       const started = serveDevnet({ ...env, DEPLOYMENT: undefined, DEPLOYMENT_FILE: undefined }, logger);
-      exitOnSignals(started, logger);
+      stopOnSignalsOrOrphaning(started, logger);
       await started;
     });
 }

@@ -5,12 +5,13 @@ import { systemClock } from "../clock.ts";
 import { type Env, readEnv } from "../config/env.ts";
 import { loadDeployment } from "../deployment/load.ts";
 import { readDeploymentSecrets } from "../deployment/secrets.ts";
-import { devnetBanner } from "../devnet/banner.ts";
+import { devnetBanner, devnetFacts } from "../devnet/banner.ts";
 import { devRoutes } from "../devnet/dev-routes.ts";
 import { startDevnetService } from "../devnet/service.ts";
 import { createLogger, type Logger } from "../logger.ts";
-import { exitOnSignals, type Service, startService } from "../service.ts";
+import { type Service, startService } from "../service.ts";
 import { createSwapRuntime } from "../swap/runtime.ts";
+import { stopOnSignalsOrOrphaning } from "./lifetime.ts";
 
 export function registerServeCommand(program: Command): void {
   program
@@ -26,7 +27,7 @@ export function registerServeCommand(program: Command): void {
       // Signal handlers go in before anything starts, so a SIGTERM during start-up is a clean shutdown too.
       const started =
         env.DEPLOYMENT || env.DEPLOYMENT_FILE ? serveDeployment(env, logger) : serveDevnet(env, logger);
-      exitOnSignals(started, logger);
+      stopOnSignalsOrOrphaning(started, logger);
       await started;
     });
 }
@@ -56,9 +57,14 @@ export async function serveDeployment(env: Env, logger: Logger): Promise<Service
   });
 }
 
-/** The devnet and the API on it. */
+/**
+ * The devnet and the API on it. Its facts go to the terminal as a banner, and to the log as one line when the log
+ * is not a terminal (a file, a pipe, a log collector).
+ */
 export async function serveDevnet(env: Env, logger: Logger): Promise<Service> {
   const devnet = await startDevnetService({ env, logger });
-  if (process.stderr.isTTY) process.stderr.write(devnetBanner(devnet));
+  const facts = devnetFacts(devnet);
+  if (process.stderr.isTTY) process.stderr.write(devnetBanner(facts));
+  if (!process.stdout.isTTY) logger.info(facts, "devnet ready");
   return devnet.service;
 }

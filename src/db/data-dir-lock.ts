@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { currentProcessIdentity, type ProcessIdentity, processState } from "../process-identity.ts";
+import { currentProcessIdentity, type ProcessIdentity, processState } from "../process/identity.ts";
 
 export interface DataDirLockHolder extends ProcessIdentity {
   /** Unique per acquisition: tells one holder's lock file from the next one's. */

@@ -5,7 +5,10 @@
 //
 // Lifetime: `stop()` sends SIGINT and waits for the exit (so the state file is written). If the parent process
 // exits without stopping it, an `exit` hook sends SIGINT; if the parent dies by a signal or SIGKILL (no hook
-// runs), a tiny detached watchdog (`sh`, polling the parent's pid once a second) sends SIGINT instead.
+// runs), a tiny detached watchdog (`sh`, polling the parent's pid once a second) sends SIGINT instead. anvil runs in
+// a process group of its own: a signal to the parent's group (Ctrl-C, `kill -- -PGID`) reaches the parent, which
+// stops its users of the chain first and anvil last, never anvil while they still need it; and a SIGKILL of that
+// group leaves anvil to the watchdog's SIGINT, so it still writes its state.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -39,6 +42,8 @@ export interface AnvilInstance {
   process: ChildProcess;
   /** Resolves with the exit code (or null after a signal) when anvil has exited. */
   exited: Promise<number | null>;
+  /** The watchdog that stops anvil if this process dies first (a shell; none if it could not be started). */
+  watchdogPid: number | undefined;
   /** SIGINT, then wait for exit (SIGKILL after `timeoutMs`, default 15 s). Safe to call more than once. */
   stop(timeoutMs?: number): Promise<void>;
 }
@@ -69,7 +74,10 @@ const WATCHDOG = `while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do
 kill -0 "$1" 2>/dev/null || kill -INT "$2" 2>/dev/null`;
 
 export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilInstance> {
-  const child = spawn(anvilBinaryPath(), anvilArgs(options), { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(anvilBinaryPath(), anvilArgs(options), {
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   const tail: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
@@ -137,7 +145,15 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilInsta
   try {
     const { host, port } = await listening;
     const urlHost = host.includes(":") ? `[${host}]` : host;
-    return { rpcUrl: `http://${urlHost}:${port}`, host, port, process: child, exited, stop };
+    return {
+      rpcUrl: `http://${urlHost}:${port}`,
+      host,
+      port,
+      process: child,
+      exited,
+      watchdogPid: watchdog?.pid,
+      stop,
+    };
   } catch (error) {
     await stop(2_000);
     throw error;

@@ -1,35 +1,105 @@
-// A human-readable summary of a running devnet for the terminal: where the API and the RPC are, what was
-// deployed, and the demo accounts with their keys (anvil's public dev keys: local only). The same facts are in
-// the JSON log lines; this is for a person who just ran `npm start`.
+// What a person who just ran `npm start` needs to know about the running devnet: where the API and the RPC are, what
+// was deployed, the demo discount and the demo accounts with their keys (anvil's public dev keys: local only). On a
+// terminal it is a human-readable banner; when the output goes to a file or a pipe, the same facts are one
+// structured log line (`devnet ready`), so a log holds them in one place.
 import type { DevnetService } from "./service.ts";
 
-export function devnetBanner({ service, chain, bundled, demoDiscount }: DevnetService): string {
+export interface DevnetFacts {
+  apiUrl: string;
+  docsUrl: string;
+  faucetUrl: string;
+  rpcUrl: string;
+  chainId: number;
+  contracts: {
+    reactor: string;
+    executors: string[];
+    adapterFactory: string;
+    adapters: Array<{ address: string; label?: string }>;
+  };
+  tokens: Array<{ symbol: string; address: string }>;
+  solvers: Array<{ id: string; endpoint: string; filler: string; internal: boolean }>;
+  /** The demo discount published at this start; null when POST /discount refused it (logged). */
+  demoDiscount: {
+    discountId: string;
+    adapter: string;
+    tokenToRedeem: string;
+    discountPpm: number;
+    signer: string;
+    /** Chain time, seconds. */
+    deadline: number;
+  } | null;
+  dataDir: string;
+  deploymentFile: string;
+  demoAccounts: Array<{ address: string; privateKey: string }>;
+}
+
+export function devnetFacts({ service, chain, bundled, demoDiscount }: DevnetService): DevnetFacts {
   const { deployment } = bundled;
-  const internal = deployment.solvers.filter((solver) => solver.internal).map((solver) => solver.id);
-  const tokens = [...deployment.inputTokens, ...deployment.outputTokens];
+  return {
+    apiUrl: service.apiUrl,
+    docsUrl: `${service.apiUrl}/docs`,
+    faucetUrl: `${service.apiUrl}/dev/faucet`,
+    rpcUrl: chain.rpcUrl,
+    chainId: chain.chainId,
+    contracts: {
+      reactor: deployment.reactor,
+      executors: deployment.executors,
+      adapterFactory: deployment.adapterFactory,
+      adapters: deployment.adapters.map((adapter) => ({ ...adapter })),
+    },
+    tokens: [...deployment.inputTokens, ...deployment.outputTokens].map((token) => ({
+      symbol: token.symbol,
+      address: token.address,
+    })),
+    solvers: deployment.solvers.map((solver) => ({
+      id: solver.id,
+      endpoint: solver.endpoint,
+      filler: solver.filler,
+      internal: solver.internal,
+    })),
+    demoDiscount: demoDiscount && {
+      discountId: demoDiscount.discountId,
+      adapter: demoDiscount.adapter,
+      tokenToRedeem: demoDiscount.discount.tokenToRedeem,
+      discountPpm: Number(demoDiscount.discount.discount),
+      signer: demoDiscount.discount.signer,
+      deadline: demoDiscount.discount.deadline,
+    },
+    dataDir: chain.files.dir,
+    deploymentFile: chain.files.deployment,
+    demoAccounts: chain.accounts.demo.map((demo) => ({
+      address: demo.account.address,
+      privateKey: demo.privateKey,
+    })),
+  };
+}
+
+export function devnetBanner(facts: DevnetFacts): string {
+  const internal = facts.solvers.filter((solver) => solver.internal).map((solver) => solver.id);
+  const discount = facts.demoDiscount;
   const lines = [
     "",
     "Sluice devnet",
-    `  API       ${service.apiUrl}   (docs: ${service.apiUrl}/docs)`,
-    `  RPC       ${chain.rpcUrl}   (chain ${chain.chainId}, a block every second)`,
-    `  Reactor   ${deployment.reactor}`,
-    ...tokens.map((token) => `  ${token.symbol.padEnd(9)} ${token.address}`),
-    ...deployment.solvers.map(
+    `  API       ${facts.apiUrl}   (docs: ${facts.docsUrl})`,
+    `  RPC       ${facts.rpcUrl}   (chain ${facts.chainId}, a block every second)`,
+    `  Reactor   ${facts.contracts.reactor}`,
+    ...facts.tokens.map((token) => `  ${token.symbol.padEnd(9)} ${token.address}`),
+    ...facts.solvers.map(
       (solver) =>
         `  solver    ${solver.id} ${solver.endpoint} (filler ${solver.filler}, ${solver.internal ? "internal" : "external"})`,
     ),
-    ...(demoDiscount
+    ...(discount
       ? [
-          `  Discount  ${demoDiscount.discount.discount} ppm on tRWA → tUSD at ${demoDiscount.adapter} (id ${demoDiscount.discountId})`,
-          `            signed by the demo curator ${demoDiscount.discount.signer}, until ` +
-            `${new Date(demoDiscount.discount.deadline * 1000).toISOString()} (chain time); ` +
+          `  Discount  ${discount.discountPpm} ppm on tRWA → tUSD at ${discount.adapter} (id ${discount.discountId})`,
+          `            signed by the demo curator ${discount.signer}, until ` +
+            `${new Date(discount.deadline * 1000).toISOString()} (chain time); ` +
             `a discount leg for ${internal.join(", ") || "no solver"}`,
         ]
       : ["  Discount  none: the demo discount was not published (see the log)"]),
-    `  Faucet    POST ${service.apiUrl}/dev/faucet {"walletAddress":"0x…"}`,
-    `  Data      ${chain.files.dir} (deployment.json: the deployment served)`,
+    `  Faucet    POST ${facts.faucetUrl} {"walletAddress":"0x…"}`,
+    `  Data      ${facts.dataDir} (deployment.json: the deployment served)`,
     "  Demo accounts (anvil's well-known dev keys, funded with ETH and tRWA; never use them on a real network):",
-    ...chain.accounts.demo.map((demo) => `    ${demo.account.address}  ${demo.privateKey}`),
+    ...facts.demoAccounts.map((demo) => `    ${demo.address}  ${demo.privateKey}`),
     "",
   ];
   return `${lines.join("\n")}\n`;

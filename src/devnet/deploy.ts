@@ -93,6 +93,8 @@ export interface CoreDeployment {
   executors: Address[];
   /** The block of the first deployment transaction. */
   startBlock: bigint;
+  /** The block whose transaction deployed the Reactor (with the chain id, the devnet's identity). */
+  reactorBlock: bigint;
 }
 
 interface Pending {
@@ -106,6 +108,8 @@ interface Pending {
  */
 export class TransactionSender {
   readonly #pending: Pending[] = [];
+  /** The block each settled transaction was mined in, by label (the last one of a repeated label). */
+  readonly #minedIn = new Map<string, bigint>();
   #nonce = 0;
   constructor(
     readonly wallet: ChainWalletClient,
@@ -180,7 +184,15 @@ export class TransactionSender {
     );
     const failed = receipts.flatMap((r, i) => (r.status === "success" ? [] : [pending[i]!.label]));
     if (failed.length > 0) throw new Error(`deployment transactions reverted: ${failed.join(", ")}`);
+    for (const [i, receipt] of receipts.entries()) this.#minedIn.set(pending[i]!.label, receipt.blockNumber);
     return pending.length;
+  }
+
+  /** The block a settled transaction with this label was mined in. */
+  minedIn(label: string): bigint {
+    const block = this.#minedIn.get(label);
+    if (block === undefined) throw new Error(`no settled transaction labelled ${label}`);
+    return block;
   }
 }
 
@@ -328,5 +340,6 @@ export async function deployCoreContracts(options: DeployCoreOptions): Promise<C
     reactor,
     executors,
     startBlock,
+    reactorBlock: deployer.minedIn("Reactor"),
   };
 }

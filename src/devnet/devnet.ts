@@ -5,15 +5,16 @@
 // with the secrets it needs, for the server.
 //
 // Files, all under `<dataDir>/devnet/` (one data directory per instance, so devnets never share a file):
-//   anvil-state.json  the chain (anvil `--state`: loaded at start, written every few seconds and on stop)
-//   devnet.json       what was deployed, with the chain id and genesis hash it was deployed on
+//   anvil-state.json  the chain (anvil `--state`: loaded at start, written every second and on stop)
+//   devnet.json       what was deployed, on which chain: the devnet's identity (record.ts)
 //   deployment.json   the Deployment the server runs on, for people to read (rewritten at every start)
 //   endpoints.json    where this run's API and RPC listen, for scripts such as examples/swap.ts
+//   processes.json    the running anvil and its watchdog, so a start after a SIGKILL stops them (processes.ts)
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createTestClient, type Hex, isAddressEqual, type LocalAccount } from "viem";
+import { BlockNotFoundError, createTestClient, type Hex, isAddressEqual, type LocalAccount } from "viem";
 import {
   type ChainPublicClient,
   createChainPublicClient,
@@ -21,6 +22,7 @@ import {
   createRpcTransport,
 } from "../chain/client.ts";
 import type { Deployment } from "../deployment/schema.ts";
+import type { ChainIdentity } from "../indexer/chain-identity.ts";
 import type { Logger } from "../logger.ts";
 import { parseSolverConfig } from "../solvers/reference/config.ts";
 import { type ReferenceSolver, startReferenceSolver } from "../solvers/reference/main.ts";
@@ -30,13 +32,20 @@ import { authorizeDemoCurator } from "./demo-discount.ts";
 import { type CoreDeployment, DEV_MNEMONIC, deployCoreContracts } from "./deploy.ts";
 import { BUNDLED_SOLVERS, DEVNET_CHAIN_ID, devnetDeployment, devnetTokens } from "./deployment.ts";
 import { DevFaucet, faucetAssetsFor } from "./faucet.ts";
-import { type DevnetRecord, readDevnetRecord, writeDevnetRecord, writeJsonAtomically } from "./record.ts";
+import { clearDevnetProcesses, recordDevnetProcesses, stopLeftoverProcesses } from "./processes.ts";
+import {
+  type DevnetRecord,
+  devnetIdentity,
+  readDevnetRecord,
+  writeDevnetRecord,
+  writeJsonAtomically,
+} from "./record.ts";
 
 /** tRWA minted to each demo account at deployment. */
 export const DEMO_ACCOUNT_RWA = 1_000_000n * 10n ** 18n;
 
 /** How often anvil writes its state file while running, so a crash loses at most this many seconds of chain. */
-const STATE_INTERVAL_SECONDS = 5;
+const STATE_INTERVAL_SECONDS = 1;
 
 export interface DevnetChainOptions {
   dataDir: string;
@@ -48,6 +57,8 @@ export interface DevnetChainOptions {
 export interface DevnetOptions extends DevnetChainOptions {
   /** Sluice's API base (e.g. `http://127.0.0.1:8080/api/v1`): the bundled solvers poll it for won orders. */
   apiUrl: string;
+  /** Resolves once the API listens: the bundled solvers' first poll waits for it (default: poll at once). */
+  apiListening?: Promise<void>;
 }
 
 export interface DevnetFiles {
@@ -56,13 +67,17 @@ export interface DevnetFiles {
   record: string;
   deployment: string;
   endpoints: string;
+  processes: string;
 }
 
 /** anvil with the contracts deployed (or reused), and the faucet on it. */
 export interface DevnetChain {
   rpcUrl: string;
   chainId: number;
+  /** The genesis hash anvil reported when the contracts were deployed (for people; not the identity). */
   genesisHash: Hex;
+  /** What the stored swap state belongs to: the chain id and the hash of the block that deployed the Reactor. */
+  identity: ChainIdentity;
   core: CoreDeployment;
   accounts: DevnetAccounts;
   /** The deployment's protocol signer (a dev account: local only). */
@@ -83,6 +98,8 @@ export interface BundledSolvers {
   /** Generated for this run, by solver id; passed in memory only. */
   solverSecrets: Map<string, string>;
   deployment: Deployment;
+  /** Stops their polling for won orders; their quote servers answer on until stop(). */
+  stopFilling(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -103,6 +120,7 @@ export function devnetFiles(dataDir: string): DevnetFiles {
     record: join(dir, "devnet.json"),
     deployment: join(dir, "deployment.json"),
     endpoints: join(dir, "endpoints.json"),
+    processes: join(dir, "processes.json"),
   };
 }
 
@@ -139,7 +157,16 @@ export async function startDevnetChain(options: DevnetChainOptions): Promise<Dev
   mkdirSync(files.dir, { recursive: true });
   const accounts = devnetAccounts();
   const blockTime = options.blockTime ?? 1;
+  await stopLeftoverProcesses(files.processes, files.dir, logger);
   const anvil = await startDevnetAnvil(files, blockTime, logger);
+  recordDevnetProcesses(files.processes, [
+    { role: "anvil", stopSignal: "SIGINT", pid: anvil.process.pid },
+    { role: "anvil watchdog", stopSignal: "SIGKILL", pid: anvil.watchdogPid },
+  ]);
+  const stopAnvil = async () => {
+    await anvil.stop();
+    clearDevnetProcesses(files.processes);
+  };
   try {
     const publicClient = createChainPublicClient({
       chainId: DEVNET_CHAIN_ID,
@@ -167,6 +194,8 @@ export async function startDevnetChain(options: DevnetChainOptions): Promise<Dev
         rpcUrl: anvil.rpcUrl,
         chainId: record.chainId,
         genesisHash: record.genesisHash,
+        reactorBlock: Number(record.core.reactorBlock),
+        reactorBlockHash: record.reactorBlockHash,
         reactor: record.core.reactor,
         deployedNow,
         startupMs,
@@ -183,6 +212,7 @@ export async function startDevnetChain(options: DevnetChainOptions): Promise<Dev
       rpcUrl: anvil.rpcUrl,
       chainId: record.chainId,
       genesisHash: record.genesisHash,
+      identity: devnetIdentity(record),
       core: record.core,
       accounts,
       protocolSigner: accounts.protocol.account,
@@ -190,10 +220,10 @@ export async function startDevnetChain(options: DevnetChainOptions): Promise<Dev
       deployedNow,
       files,
       startupMs,
-      stop: () => anvil.stop(),
+      stop: stopAnvil,
     };
   } catch (error) {
-    await anvil.stop();
+    await stopAnvil();
     throw error;
   }
 }
@@ -204,7 +234,7 @@ export async function startDevnetChain(options: DevnetChainOptions): Promise<Dev
  */
 export async function startBundledSolvers(
   chain: DevnetChain,
-  options: { apiUrl: string; logger: Logger },
+  options: Pick<DevnetOptions, "apiUrl" | "apiListening" | "logger">,
 ): Promise<BundledSolvers> {
   const { core } = chain;
   const solverSecrets = new Map(
@@ -235,12 +265,16 @@ export async function startBundledSolvers(
         sharedSecret: solverSecrets.get(bundled.id)!,
         privateKey: chain.accounts.solvers[index]!.privateKey,
         logger: options.logger,
+        ...(options.apiListening ? { apiListening: options.apiListening } : {}),
       });
     }),
   );
   const solvers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const stop = async () => {
     await Promise.all(solvers.splice(0).map((solver) => solver.stop()));
+  };
+  const stopFilling = async () => {
+    await Promise.all(solvers.map((solver) => solver.stopFilling()));
   };
   const failure = started.find((result) => result.status === "rejected");
   if (failure) {
@@ -262,7 +296,7 @@ export async function startBundledSolvers(
     },
     "devnet solvers ready",
   );
-  return { solvers: [...solvers], solverSecrets, deployment, stop };
+  return { solvers: [...solvers], solverSecrets, deployment, stopFilling, stop };
 }
 
 /**
@@ -312,10 +346,7 @@ async function deployOrReuse(
   blockTime: number,
   logger: Logger,
 ): Promise<{ record: DevnetRecord; deployedNow: boolean }> {
-  const [chainId, genesis] = await Promise.all([
-    publicClient.getChainId(),
-    publicClient.getBlock({ blockNumber: 0n }),
-  ]);
+  const chainId = await publicClient.getChainId();
   const clientOptions = { chainId, rpcUrls: rpcUrl, pollingIntervalMs: 100, cacheTimeMs: 0 };
   const wallet = (account: LocalAccount) => createChainWalletClient({ ...clientOptions, account });
   // The demo curator signs the discount published at every start (demo-discount.ts).
@@ -330,7 +361,7 @@ async function deployOrReuse(
 
   const previous = readDevnetRecord(files.record);
   if (previous) {
-    const problem = await reuseProblem(publicClient, previous, chainId, genesis.hash, accounts);
+    const problem = await reuseProblem(publicClient, previous, chainId, accounts);
     if (!problem) {
       logger.info(
         { deployedAt: previous.deployedAt, reactor: previous.core.reactor },
@@ -362,9 +393,15 @@ async function deployOrReuse(
   } finally {
     if (blockTime > 0) await testClient.setIntervalMining({ interval: blockTime });
   }
+  // A chain deployed on now is new: it has one genesis block, and the Reactor's block is on it.
+  const [genesis, reactorBlock] = await Promise.all([
+    publicClient.getBlock({ blockNumber: 0n }),
+    publicClient.getBlock({ blockNumber: core.reactorBlock }),
+  ]);
   const record = writeDevnetRecord(files.record, {
     chainId,
     genesisHash: genesis.hash,
+    reactorBlockHash: reactorBlock.hash,
     deployedAt: new Date().toISOString(),
     core,
   });
@@ -379,12 +416,19 @@ async function reuseProblem(
   publicClient: ChainPublicClient,
   record: DevnetRecord,
   chainId: number,
-  genesisHash: Hex,
   accounts: DevnetAccounts,
 ): Promise<string | undefined> {
   if (record.chainId !== chainId) return `recorded chain id ${record.chainId}, running ${chainId}`;
-  if (record.genesisHash !== genesisHash) return "the chain was replaced (different genesis hash)";
   const { core } = record;
+  const reactorBlock = await publicClient
+    .getBlock({ blockNumber: core.reactorBlock })
+    .catch((error: unknown) => {
+      if (error instanceof BlockNotFoundError) return undefined;
+      throw error;
+    });
+  if (!reactorBlock) return `the chain ends before block ${core.reactorBlock}, which deployed the Reactor`;
+  if (reactorBlock.hash !== record.reactorBlockHash)
+    return "the chain was replaced (the block that deployed the Reactor differs)";
   if (!isAddressEqual(core.deployer, accounts.deployer.account.address)) return "a different deployer";
   if (!isAddressEqual(core.protocolSigner, accounts.protocol.account.address))
     return "a different protocol signer";

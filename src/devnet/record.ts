@@ -1,19 +1,28 @@
 // `<DATA_DIR>/devnet/devnet.json`: what the devnet deployed, on which chain. A restart on the same anvil state
-// reads it back instead of deploying again; the chain id and genesis hash say whether it still describes the chain.
+// reads it back instead of deploying again. The devnet's identity is the chain id and the hash of the block that
+// deployed the Reactor: anvil's genesis cannot name it, because anvil builds a new genesis block (stamped with the
+// current time) at every start and keeps it beside the loaded ones in its state file, so across reloads
+// `eth_getBlockByNumber(0)` answers any of them. The genesis hash is kept for people to read.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Hex } from "viem";
 import { z } from "zod";
 import { AddressSchema, Bytes32Schema } from "../http/wire.ts";
+import type { ChainIdentity } from "../indexer/chain-identity.ts";
 import type { CoreDeployment } from "./deploy.ts";
 
-const RECORD_VERSION = 1;
+/** Version 1 named the chain by its genesis hash; such a record is not read (the devnet deploys once more). */
+const RECORD_VERSION = 2;
+
+const BlockNumberSchema = z.string().regex(/^\d+$/);
 
 const DevnetRecordSchema = z
   .object({
     version: z.literal(RECORD_VERSION),
     chainId: z.number().int().min(1),
     genesisHash: Bytes32Schema,
+    /** The hash of block `core.reactorBlock`. */
+    reactorBlockHash: Bytes32Schema,
     deployedAt: z.iso.datetime(),
     core: z.object({
       chainId: z.number().int().min(1),
@@ -26,7 +35,8 @@ const DevnetRecordSchema = z
       adapterFactory: AddressSchema,
       reactor: AddressSchema,
       executors: z.array(AddressSchema),
-      startBlock: z.string().regex(/^\d+$/),
+      startBlock: BlockNumberSchema,
+      reactorBlock: BlockNumberSchema,
     }),
   })
   .strict();
@@ -35,9 +45,16 @@ type RecordJson = z.input<typeof DevnetRecordSchema>;
 
 export interface DevnetRecord {
   chainId: number;
+  /** The genesis block anvil reported when the contracts were deployed (for people; not the identity). */
   genesisHash: Hex;
+  reactorBlockHash: Hex;
   deployedAt: string;
   core: CoreDeployment;
+}
+
+/** The devnet's chain identity: its chain id and the hash of the block that deployed the Reactor. */
+export function devnetIdentity(record: DevnetRecord): ChainIdentity {
+  return { chainId: record.chainId, blockHash: record.reactorBlockHash };
 }
 
 /** The record at `path`, or undefined when there is none or it cannot be read (then the devnet deploys anew). */
@@ -59,8 +76,13 @@ export function writeDevnetRecord(path: string, record: DevnetRecord): DevnetRec
     version: RECORD_VERSION,
     chainId: record.chainId,
     genesisHash: record.genesisHash,
+    reactorBlockHash: record.reactorBlockHash,
     deployedAt: record.deployedAt,
-    core: { ...record.core, startBlock: record.core.startBlock.toString() },
+    core: {
+      ...record.core,
+      startBlock: record.core.startBlock.toString(),
+      reactorBlock: record.core.reactorBlock.toString(),
+    },
   };
   const normalized = DevnetRecordSchema.parse(json);
   writeJsonAtomically(path, normalized);
@@ -71,8 +93,9 @@ function fromJson({ core, ...rest }: z.output<typeof DevnetRecordSchema>): Devne
   return {
     chainId: rest.chainId,
     genesisHash: rest.genesisHash as Hex,
+    reactorBlockHash: rest.reactorBlockHash as Hex,
     deployedAt: rest.deployedAt,
-    core: { ...core, startBlock: BigInt(core.startBlock) },
+    core: { ...core, startBlock: BigInt(core.startBlock), reactorBlock: BigInt(core.reactorBlock) },
   };
 }
 

@@ -65,6 +65,11 @@ export async function startDevnetService(options: DevnetServiceOptions): Promise
   const chain = started.value;
 
   let bundled: BundledSolvers | undefined;
+  // The bundled solvers start before the API listens (the deployment names their endpoints); they poll it after.
+  let markListening = () => {};
+  const apiListening = new Promise<void>((resolve) => {
+    markListening = resolve;
+  });
   try {
     const service = await startService({
       env: { ...env, PORT: port },
@@ -74,9 +79,10 @@ export async function startDevnetService(options: DevnetServiceOptions): Promise
       // Called once the database is migrated and seeded, just before the server listens: the solvers start
       // polling the API moments before it answers, not through the whole database start.
       swap: async (db) => {
-        bundled = await startBundledSolvers(chain, { apiUrl, logger });
+        bundled = await startBundledSolvers(chain, { apiUrl, apiListening, logger });
         return createSwapRuntime({
           deployment: bundled.deployment,
+          chainIdentity: chain.identity,
           rpcUrls: [chain.rpcUrl],
           protocolSigner: chain.protocolSigner,
           solverSecrets: bundled.solverSecrets,
@@ -100,6 +106,9 @@ export async function startDevnetService(options: DevnetServiceOptions): Promise
         { name: "anvil", stop: () => chain.stop() },
       ],
     });
+    markListening();
+    // Once the API drains, a poll would meet a closing listener: the solvers stop polling first.
+    service.lifecycle.onDrain(() => void bundled?.stopFilling());
     // The RPC port changes every run: scripts read this run's endpoints from the data directory.
     writeJsonAtomically(chain.files.endpoints, {
       apiUrl: service.apiUrl,

@@ -40,6 +40,7 @@ import {
 import { healthRoutes } from "./health.ts";
 import { createHttpMetrics } from "./metrics.ts";
 import { API_PREFIX, openApiOptions } from "./openapi.ts";
+import { requestLogLevel } from "./request-log.ts";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, timeoutCheckIntervalMs } from "./timeouts.ts";
 
 export { API_PREFIX, API_VERSION } from "./openapi.ts";
@@ -114,8 +115,7 @@ export async function buildServer(context: AppContext, options: ServerOptions = 
     metrics.requests.inc({ method: request.method, route, status });
     metrics.duration.observe({ method: request.method, route, status }, durationMs / 1000);
     const line = { method: request.method, route, url: request.url, status, durationMs };
-    if (status >= 500) request.log.error(line, "request");
-    else request.log.info(line, "request");
+    request.log[requestLogLevel(request, status)](line, "request");
   });
 
   await app.register(cors, {

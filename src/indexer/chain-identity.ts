@@ -1,4 +1,5 @@
-// Swap and indexer state belong to one chain, identified by chain id + genesis block hash (DESIGN.md §8). When the
+// Swap and indexer state belong to one chain, identified by its chain id and the hash of a block that names it
+// (DESIGN.md §8): the genesis block on a real network, the block that deployed the Reactor on the devnet. When the
 // chain behind the data changes (a fresh devnet, another network), that state is reset with a warning — never mixed.
 import { sql } from "drizzle-orm";
 import type { Hex } from "viem";
@@ -8,7 +9,11 @@ import { OrderChanges } from "../orders/order-changes.ts";
 
 export interface ChainIdentity {
   chainId: number;
-  genesisHash: Hex;
+  /**
+   * The hash of the block that names the chain: its genesis on a real network; on the devnet the block that deployed
+   * the Reactor (anvil's genesis can change across state reloads). Stored in `chain_identity.genesis_hash`.
+   */
+  blockHash: Hex;
 }
 
 /** Every table whose rows only make sense on one chain. Points and registries are chain-independent. */
@@ -44,17 +49,17 @@ export async function ensureChainIdentity(
     };
     const stored = result.rows[0];
     const same =
-      stored && Number(stored.chain_id) === identity.chainId && stored.genesis_hash === identity.genesisHash;
+      stored && Number(stored.chain_id) === identity.chainId && stored.genesis_hash === identity.blockHash;
     if (same) return false;
     if (stored) {
       logger.warn(
-        { stored: { chainId: Number(stored.chain_id), genesisHash: stored.genesis_hash }, current: identity },
+        { stored: { chainId: Number(stored.chain_id), blockHash: stored.genesis_hash }, current: identity },
         "the chain behind the stored swap state changed: resetting orders, quotes and indexer state",
       );
       await tx.execute(sql.raw(`truncate table ${CHAIN_BOUND_TABLES.join(", ")}`));
     }
     await tx.execute(sql`
-      insert into chain_identity (id, chain_id, genesis_hash) values (1, ${identity.chainId}, ${identity.genesisHash})
+      insert into chain_identity (id, chain_id, genesis_hash) values (1, ${identity.chainId}, ${identity.blockHash})
       on conflict (id) do update set chain_id = excluded.chain_id, genesis_hash = excluded.genesis_hash`);
     return Boolean(stored);
   });

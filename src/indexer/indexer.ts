@@ -1,11 +1,12 @@
 // Follows the Reactor's events block by block at the deployment's confirmation depth, applies them to orders, and
 // runs the reconciler once per indexed block. Block hashes are stored so a reorg is noticed and rewound: every change
-// made at a removed block is undone (and recorded as such), then the new blocks are indexed. One replica indexes at a
-// time: it holds the indexer lease (lease.ts), and every write checks the lease in its own transaction. A replica
-// that loses the lease (its database session dropped, or another replica took over) stops indexing and tries to
-// acquire it again at every poll.
+// made at a removed block is undone (and recorded as such), then the new blocks are indexed. A chain that is now
+// shorter than what was indexed (a devnet whose anvil was killed before it saved its state) is a reorg too: the
+// indexed blocks it lacks left the chain. One replica indexes at a time: it holds the indexer lease (lease.ts), and
+// every write checks the lease in its own transaction. A replica that loses the lease (its database session dropped,
+// or another replica took over) stops indexing and tries to acquire it again at every poll.
 import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
-import { type Address, type Hex, parseEventLogs } from "viem";
+import { type Address, BlockNotFoundError, type Hex, parseEventLogs } from "viem";
 import { reactorAbi } from "../chain/abis.ts";
 import type { ChainPublicClient } from "../chain/client.ts";
 import { hashOrder } from "../chain/order.ts";
@@ -149,8 +150,7 @@ export class ReactorIndexer {
     const { client, confirmationDepth } = this.options;
     let last = await this.#lastIndexed();
     if (last) {
-      const canonical = await client.getBlock({ blockNumber: last.number });
-      if (canonical.hash !== last.hash) {
+      if ((await this.#canonicalHash(last.number)) !== last.hash) {
         const forkPoint = await this.#rewind(lease);
         return { indexedTo: forkPoint, blocks: 0, rewoundTo: forkPoint };
       }
@@ -202,6 +202,16 @@ export class ReactorIndexer {
       parentHash: block.parentHash,
       timestamp: block.timestamp,
     };
+  }
+
+  /** The hash of the chain's block `number`, or undefined when the chain does not reach it (any more). */
+  async #canonicalHash(number: bigint): Promise<Hex | undefined> {
+    try {
+      return (await this.options.client.getBlock({ blockNumber: number })).hash;
+    } catch (error) {
+      if (error instanceof BlockNotFoundError) return undefined;
+      throw error;
+    }
   }
 
   async #lastIndexed(): Promise<{ number: bigint; hash: Hex } | undefined> {
@@ -398,8 +408,7 @@ export class ReactorIndexer {
       .orderBy(desc(indexedBlocks.number));
     let forkPoint = this.options.startBlock - 1n;
     for (const block of stored) {
-      const canonical = await this.options.client.getBlock({ blockNumber: block.number });
-      if (canonical.hash === block.hash) {
+      if ((await this.#canonicalHash(block.number)) === block.hash) {
         forkPoint = block.number;
         break;
       }

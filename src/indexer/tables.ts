@@ -13,7 +13,10 @@ import {
 } from "drizzle-orm/pg-core";
 import type { SettledAmount } from "../orders/tables.ts";
 
-/** The chain (id + genesis hash) all swap and indexer state belongs to; one row. */
+/**
+ * The chain all swap and indexer state belongs to; one row. `genesis_hash` holds ChainIdentity.blockHash: the genesis
+ * hash on a real network, the hash of the block that deployed the Reactor on the devnet.
+ */
 export const chainIdentity = pgTable("chain_identity", {
   id: integer("id").primaryKey(),
   chainId: bigint("chain_id", { mode: "number" }).notNull(),

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { type Clock, systemClock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import { SwapErrorSchema } from "../http/errors.ts";
+import { logAsRoutine } from "../http/request-log.ts";
 import { listOrders, readShortList, wholeAnswer } from "./list.ts";
 import { isOpenOrdersPoll, OpenOrdersCache } from "./open-orders-cache.ts";
 import { OrderChanges } from "./order-changes.ts";
@@ -44,6 +45,8 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ database: Database; clock?: C
     async (request, reply) => {
       // Written by hand (a buffer or a stream skips the serializer): records are typed by the schema and the
       // tests validate the bodies against it.
+      // Solvers poll their open orders twice a second: those lines are at debug.
+      if (isOpenOrdersPoll(request.query)) logAsRoutine(request);
       const body = await answer(request.query, request.id);
       return reply.type("application/json").send(body as never);
     },

@@ -9,7 +9,7 @@ import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import type { Deployment } from "../deployment/schema.ts";
 import { createDiscountRuntime, type DiscountRuntime } from "../discounts/runtime.ts";
-import { ensureChainIdentity } from "../indexer/chain-identity.ts";
+import { type ChainIdentity, ensureChainIdentity } from "../indexer/chain-identity.ts";
 import { ReactorIndexer } from "../indexer/indexer.ts";
 import { InventorySource } from "../inventory/source.ts";
 import type { Logger } from "../logger.ts";
@@ -34,6 +34,11 @@ export interface SwapRuntimeOptions {
   indexer?: boolean;
   discounts?: DiscountOffers;
   publicClient?: ChainPublicClient;
+  /**
+   * The chain the stored swap state belongs to; by default the deployment's chain id and the genesis hash read at
+   * start. The devnet names its own (anvil's genesis can change across state reloads).
+   */
+  chainIdentity?: ChainIdentity;
 }
 
 export interface SwapRuntime {
@@ -115,12 +120,11 @@ export function createSwapRuntime(options: SwapRuntimeOptions): SwapRuntime {
     indexer,
     discounts,
     async start() {
-      const genesis = await publicClient.getBlock({ blockNumber: 0n });
-      await ensureChainIdentity(
-        options.database,
-        { chainId: deployment.chainId, genesisHash: genesis.hash },
-        options.logger,
-      );
+      const identity = options.chainIdentity ?? {
+        chainId: deployment.chainId,
+        blockHash: (await publicClient.getBlock({ blockNumber: 0n })).hash,
+      };
+      await ensureChainIdentity(options.database, identity, options.logger);
       blocks.start();
       if (options.indexer ?? true) indexer.start();
       discounts.worker.start();

@@ -13,7 +13,7 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.ts";
 import { DataDirLockedError, dataDirLockFile } from "../../src/db/data-dir-lock.ts";
-import { currentProcessIdentity } from "../../src/process-identity.ts";
+import { currentProcessIdentity } from "../../src/process/identity.ts";
 import { FIXTURE_TREE } from "../registry/support.ts";
 import { REPO_ROOT, runSluice, type SluiceProcess, startSluice } from "../support/cli.ts";
 import { filesUnder } from "../support/files.ts";

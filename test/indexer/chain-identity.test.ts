@@ -28,26 +28,20 @@ describe.each(databaseKinds)("chain identity (%s)", (kind) => {
 
   it("keeps the swap state while the chain is the same, and resets it when the chain changes", async () => {
     const logger = silentLogger();
-    expect(await ensureChainIdentity(database, { chainId: 31337, genesisHash: GENESIS_A }, logger)).toBe(
-      false,
-    );
+    expect(await ensureChainIdentity(database, { chainId: 31337, blockHash: GENESIS_A }, logger)).toBe(false);
     await storeQuoteRequest();
     await database.query("insert into dataset_generations (dataset, generation) values ('points', 7)");
-    expect(await ensureChainIdentity(database, { chainId: 31337, genesisHash: GENESIS_A }, logger)).toBe(
-      false,
-    );
+    expect(await ensureChainIdentity(database, { chainId: 31337, blockHash: GENESIS_A }, logger)).toBe(false);
     expect(await countQuoteRequests()).toBe(1);
 
-    expect(await ensureChainIdentity(database, { chainId: 31337, genesisHash: GENESIS_B }, logger)).toBe(
-      true,
-    );
+    expect(await ensureChainIdentity(database, { chainId: 31337, blockHash: GENESIS_B }, logger)).toBe(true);
     expect(await countQuoteRequests()).toBe(0);
     // Partner data is not chain state.
     expect(
       await database.query("select generation from dataset_generations where dataset = 'points'"),
     ).toEqual([{ generation: "7" }]);
     await storeQuoteRequest();
-    expect(await ensureChainIdentity(database, { chainId: 1, genesisHash: GENESIS_B }, logger)).toBe(true);
+    expect(await ensureChainIdentity(database, { chainId: 1, blockHash: GENESIS_B }, logger)).toBe(true);
     expect(await countQuoteRequests()).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 // Starts the reference solver: its quote server (solver protocol) and its filler (polls Sluice for won orders and
 // fills them through its Executor), on one chain. The CLI (`sluice solver --config …`) and the devnet both use it;
 // the devnet passes the secret and key in memory.
+import { once } from "node:events";
 import { type Address, isAddressEqual } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { executorAbi } from "../../chain/abis.ts";
@@ -17,6 +18,11 @@ import { startQuoteServer } from "./server.ts";
 
 export interface ReferenceSolverOptions extends ReferenceSolverSecrets {
   logger?: Logger;
+  /**
+   * The filler's first poll waits for this (the devnet starts its solvers moments before its API listens, and a
+   * poll refused meanwhile is no news worth a warning). By default it polls at once.
+   */
+  apiListening?: Promise<void>;
 }
 
 export interface ReferenceSolver {
@@ -24,6 +30,11 @@ export interface ReferenceSolver {
   url: string;
   /** The EOA that sends the fills. */
   account: Address;
+  /**
+   * Stops polling for won orders while quotes are still answered (the devnet, once its API starts draining, so no
+   * poll meets the closed API). A fill already broadcast stays in flight.
+   */
+  stopFilling(): Promise<void>;
   /** Stops polling and serving; a fill already broadcast stays in flight (a restart waits for it). */
   stop(): Promise<void>;
 }
@@ -103,9 +114,12 @@ export async function startReferenceSolver(
     logger: fillerLogger,
   });
   const controller = new AbortController();
-  const running = filler.run(controller.signal).catch((error: unknown) => {
-    fillerLogger.fatal({ err: error }, "filler stopped");
-  });
+  const aborted = once(controller.signal, "abort");
+  const running = Promise.race([options.apiListening, aborted])
+    .then(() => filler.run(controller.signal))
+    .catch((error: unknown) => {
+      fillerLogger.fatal({ err: error }, "filler stopped");
+    });
 
   logger.info(
     {
@@ -119,12 +133,16 @@ export async function startReferenceSolver(
     },
     "reference solver started",
   );
+  const stopFilling = async () => {
+    controller.abort();
+    await running;
+  };
   return {
     url: server.url,
     account: account.address,
+    stopFilling,
     async stop() {
-      controller.abort();
-      await running;
+      await stopFilling();
       await server.close();
       logger.info("reference solver stopped");
     },

@@ -1,0 +1,16 @@
+// How a serving command ends: SIGTERM or SIGINT (to its PID or its process group) shuts it down and exits 0; and a
+// server that npm started stops the same way when npm has gone (src/process/orphan.ts).
+import type { Logger } from "../logger.ts";
+import { startedByNpm, watchParent } from "../process/orphan.ts";
+import { exitOnSignals, type Service } from "../service.ts";
+
+export function stopOnSignalsOrOrphaning(started: Promise<Service>, logger: Logger): void {
+  const stop = exitOnSignals(started, logger);
+  if (!startedByNpm()) return;
+  watchParent({
+    onOrphaned: (parentPid) => {
+      logger.warn({ parentPid }, "the npm process that started this server has exited: stopping");
+      stop("orphaned");
+    },
+  });
+}
