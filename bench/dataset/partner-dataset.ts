@@ -4,6 +4,7 @@
 import { fileURLToPath } from "node:url";
 import type { Address } from "viem";
 import type { Database } from "../../src/db/client.ts";
+import { mulberry32 } from "../../src/devnet/seeded-random.ts";
 import { ingestSnapshot, type PointsRow, SnapshotWriter } from "../../src/points/writer.ts";
 import { generateDemoOverlay } from "../../src/registry/demo.ts";
 import { storeRegistry } from "../../src/registry/importer.ts";
@@ -25,7 +26,7 @@ import {
   type PointsTypePlan,
   snapshotBlock,
 } from "./plan.ts";
-import { mulberry32, receiverAddress } from "./random.ts";
+import { receiverAddress } from "./random.ts";
 
 export const REGISTRY_DIR = fileURLToPath(
   new URL("../../../shared/fixtures/metadata-mainnet", import.meta.url),

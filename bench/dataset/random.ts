@@ -2,18 +2,6 @@
 // so a result can be compared with a run from another day.
 import type { Address } from "viem";
 
-/** A small seeded PRNG (mulberry32): uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** murmur3's 32-bit finaliser: a cheap, well-mixed hash of one integer. */
 function mix32(value: number): number {
   let h = value >>> 0;

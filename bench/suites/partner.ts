@@ -4,9 +4,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { mulberry32 } from "../../src/devnet/seeded-random.ts";
 import type { PartnerDatasetFacts } from "../dataset/partner-dataset.ts";
 import { FULL_PLAN, scaledPlan } from "../dataset/plan.ts";
-import { mulberry32, receiverAddress } from "../dataset/random.ts";
+import { receiverAddress } from "../dataset/random.ts";
 import { type BenchDatabaseKind, benchDatabase } from "../dataset/store.ts";
 import { type FetchedBody, fetchBody } from "../lib/http.ts";
 import type { LoadResult } from "../lib/load.ts";

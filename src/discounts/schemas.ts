@@ -1,7 +1,9 @@
 // Wire formats of POST /discount and of the internal discount API for solvers: one schema each, feeding
 // validation, handler types and the OpenAPI document.
+
+import { getAddress, type Hex } from "viem";
 import { z } from "zod";
-import type { Discount } from "../chain/order.ts";
+import type { Discount, DiscountSwapInput } from "../chain/order.ts";
 import { AddressSchema, Bytes32Schema, HexSchema, Uint48Schema, Uint256StringSchema } from "../http/wire.ts";
 
 /** The EIP-712 `Discount` as JSON: uint256 values as decimal strings, the uint48 deadline as an integer. */
@@ -109,3 +111,26 @@ export const ResolvedDiscountSchema = z
       "`{adapter, discountSwap, protocolSignature, recipient, amountIn}`.",
   });
 export type ResolvedDiscount = z.output<typeof ResolvedDiscountSchema>;
+
+/** A resolved discount as the Executor takes it: all of a `DiscountSwapInput` but what the filler chooses. */
+export function discountSwapInputOf(
+  resolved: ResolvedDiscount,
+): Omit<DiscountSwapInput, "recipient" | "amountIn"> {
+  const terms = resolved.discountSwap.discount;
+  return {
+    adapter: getAddress(resolved.adapter),
+    discountSwap: {
+      discount: {
+        tokenToRedeem: getAddress(terms.tokenToRedeem),
+        discount: BigInt(terms.discount),
+        signer: getAddress(terms.signer),
+        protocol: getAddress(terms.protocol),
+        nonce: BigInt(terms.nonce),
+        deadline: terms.deadline,
+      },
+      signerSignature: resolved.discountSwap.signerSignature as Hex,
+      protocolDeadline: resolved.discountSwap.protocolDeadline,
+    },
+    protocolSignature: resolved.protocolSignature as Hex,
+  };
+}

@@ -16,6 +16,7 @@ import { DataDirLockedError, dataDirLockFile } from "../../src/db/data-dir-lock.
 import { currentProcessIdentity } from "../../src/process/identity.ts";
 import { FIXTURE_TREE } from "../registry/support.ts";
 import { REPO_ROOT, runSluice, type SluiceProcess, startSluice } from "../support/cli.ts";
+import { embeddedPointsTypes } from "../support/db.ts";
 import { filesUnder } from "../support/files.ts";
 
 const RECEIVER = "0x1111111111111111111111111111111111111111";
@@ -113,16 +114,6 @@ describe("one process per embedded data directory", () => {
       DATA_DIR: dataDir,
     });
 
-  async function storedPointsTypes(dataDir: string): Promise<string[]> {
-    const database = await openDatabase({ kind: "pglite", dataDir: join(dataDir, "db") });
-    try {
-      const rows = await database.query<{ name: string }>("select name from points_types order by name");
-      return rows.map((row) => row.name);
-    } finally {
-      await database.close();
-    }
-  }
-
   it("refuses every other command while a sluice process holds the directory; the holder's work lands", async () => {
     const dataDir = join(workDir, "held");
     const holder = await startHolder(dataDir, "held");
@@ -163,7 +154,7 @@ describe("one process per embedded data directory", () => {
     );
     expect(held.code).toBe(0);
     expect(existsSync(dataDirLockFile(join(dataDir, "db")))).toBe(false);
-    expect(await storedPointsTypes(dataDir)).toEqual(["held"]);
+    expect(await embeddedPointsTypes(join(dataDir, "db"))).toEqual(["held"]);
   }, 120_000);
 
   it("takes over the lock of a killed process, and of a PID now used by a process started at another time", async () => {
@@ -190,7 +181,7 @@ describe("one process per embedded data directory", () => {
     expect(dead.code).toBe(0);
 
     expect(readdirSync(dataDir)).toEqual(["db"]);
-    expect(await storedPointsTypes(dataDir)).toEqual(["dead", "reused"]);
+    expect(await embeddedPointsTypes(join(dataDir, "db"))).toEqual(["dead", "reused"]);
   }, 120_000);
 
   it("gives a stale lock to exactly one of the processes racing for it", async () => {

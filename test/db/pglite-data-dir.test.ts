@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.ts";
 import { runSluice } from "../support/cli.ts";
+import { embeddedPointsTypes } from "../support/db.ts";
 import { filesUnder } from "../support/files.ts";
 
 describe("an embedded data directory PGlite cannot open", () => {
@@ -27,16 +28,6 @@ describe("an embedded data directory PGlite cannot open", () => {
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
 
-  async function storedPointsTypes(): Promise<string[]> {
-    const database = await openDatabase({ kind: "pglite", dataDir: databaseDir });
-    try {
-      const rows = await database.query<{ name: string }>("select name from points_types order by name");
-      return rows.map((row) => row.name);
-    } finally {
-      await database.close();
-    }
-  }
-
   it("without PG_VERSION: refused and untouched, where PGlite would initialise a new database over it", async () => {
     const versionFile = join(databaseDir, "PG_VERSION");
     renameSync(versionFile, join(workDir, "PG_VERSION"));
@@ -52,7 +43,7 @@ describe("an embedded data directory PGlite cannot open", () => {
     expect(filesUnder(dataDir)).toEqual(before);
 
     renameSync(join(workDir, "PG_VERSION"), versionFile);
-    expect(await storedPointsTypes()).toEqual(["kept"]);
+    expect(await embeddedPointsTypes(databaseDir)).toEqual(["kept"]);
   });
 
   it("with a damaged control file: the server does not start, and says which directory", async () => {
@@ -75,6 +66,6 @@ describe("an embedded data directory PGlite cannot open", () => {
     expect(serve.code).toBe(1);
 
     copyFileSync(join(workDir, "pg_control"), controlFile);
-    expect(await storedPointsTypes()).toEqual(["kept"]);
+    expect(await embeddedPointsTypes(databaseDir)).toEqual(["kept"]);
   }, 120_000);
 });

@@ -10,17 +10,8 @@ import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { devnetAccounts } from "../../src/devnet/accounts.ts";
 import { DevFaucetResponseSchema } from "../../src/devnet/dev-routes.ts";
+import { CLEAN_ENV } from "./process.ts";
 import { getJson, temporaryDataDir } from "./support.ts";
-
-/** The variables a developer's shell might carry that would change what `serve` does. */
-const CLEAN_ENV = {
-  DATABASE_URL: "",
-  DEPLOYMENT: "",
-  DEPLOYMENT_FILE: "",
-  RPC_URLS: "",
-  PROTOCOL_SIGNER_KEY: "",
-  PUBLIC_URL: "",
-};
 
 interface Started {
   child: ChildProcess;

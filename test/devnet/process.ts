@@ -29,7 +29,7 @@ export interface DevnetProcess {
 }
 
 /** The variables a developer's shell might carry that would change what `serve` does. */
-const CLEAN_ENV = {
+export const CLEAN_ENV = {
   DATABASE_URL: "",
   DEPLOYMENT: "",
   DEPLOYMENT_FILE: "",

@@ -8,7 +8,11 @@ import { adapterDomain, discountSwapTypes } from "../../src/chain/eip712.ts";
 import { decodeOrder, signRequest } from "../../src/chain/order.ts";
 import { ManualClock } from "../../src/clock.ts";
 import { readEnv } from "../../src/config/env.ts";
-import { LiveDiscountListSchema, ResolvedDiscountSchema } from "../../src/discounts/schemas.ts";
+import {
+  discountSwapInputOf,
+  LiveDiscountListSchema,
+  ResolvedDiscountSchema,
+} from "../../src/discounts/schemas.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { startService } from "../../src/service.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
@@ -282,20 +286,7 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
         [],
         [
           {
-            adapter: resolved.adapter as Address,
-            discountSwap: {
-              discount: {
-                tokenToRedeem: terms.tokenToRedeem as Address,
-                discount: BigInt(terms.discount),
-                signer: terms.signer as Address,
-                protocol: terms.protocol as Address,
-                nonce: BigInt(terms.nonce),
-                deadline: terms.deadline,
-              },
-              signerSignature: resolved.discountSwap.signerSignature as Hex,
-              protocolDeadline: resolved.discountSwap.protocolDeadline,
-            },
-            protocolSignature: resolved.protocolSignature as Hex,
+            ...discountSwapInputOf(resolved),
             recipient: example.executors.I1,
             amountIn: order.request.amountIn,
           },

@@ -12,7 +12,11 @@ import {
 import { type Discount, type DiscountSwapInput, signDiscountSwap } from "../../src/chain/order.ts";
 import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
-import { type ResolvedDiscount, ResolvedDiscountSchema } from "../../src/discounts/schemas.ts";
+import {
+  discountSwapInputOf,
+  type ResolvedDiscount,
+  ResolvedDiscountSchema,
+} from "../../src/discounts/schemas.ts";
 import { prepareFill, RWA, sendFill, simulateFill, USD } from "../contracts/fill-helpers.ts";
 import { deployContract, discountBody, send } from "../liquidity/worked-example.ts";
 import { useTestChain } from "../support/anvil.ts";
@@ -100,22 +104,8 @@ describe.each(databaseKinds)("POST /discount signer signature forms (%s)", (kind
   }
 
   function fromResolved(resolved: ResolvedDiscount): DiscountSwapInput {
-    const terms = resolved.discountSwap.discount;
     return {
-      adapter: resolved.adapter as Address,
-      discountSwap: {
-        discount: {
-          tokenToRedeem: terms.tokenToRedeem as Address,
-          discount: BigInt(terms.discount),
-          signer: terms.signer as Address,
-          protocol: terms.protocol as Address,
-          nonce: BigInt(terms.nonce),
-          deadline: terms.deadline,
-        },
-        signerSignature: resolved.discountSwap.signerSignature as Hex,
-        protocolDeadline: resolved.discountSwap.protocolDeadline,
-      },
-      protocolSignature: resolved.protocolSignature as Hex,
+      ...discountSwapInputOf(resolved),
       recipient: chain.core.executors[0]!,
       amountIn: 100n * RWA,
     };

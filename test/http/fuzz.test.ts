@@ -15,6 +15,7 @@ import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import { devRoutes } from "../../src/devnet/dev-routes.ts";
 import { DevFaucet, faucetAssetsFor } from "../../src/devnet/faucet.ts";
+import { mulberry32 } from "../../src/devnet/seeded-random.ts";
 import { PartnerErrorSchema, SwapErrorSchema } from "../../src/http/errors.ts";
 import { SolverLogoStore } from "../../src/solvers/logos.ts";
 import { discountBody } from "../liquidity/worked-example.ts";
@@ -66,18 +67,6 @@ interface FuzzRequest {
   payload?: string;
   /** What was done to the valid request. */
   mutation: string;
-}
-
-/** mulberry32: small, seeded, good enough to pick mutations. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 class Picker {
@@ -714,7 +703,7 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
 
   it(`answers ${SAMPLES_PER_OPERATION} malformed requests per operation without a 5xx, in the route's envelope`, async () => {
     const seed = SEED + databaseKinds.indexOf(kind);
-    const pick = new Picker(seededRandom(seed));
+    const pick = new Picker(mulberry32(seed));
     const samples = Math.ceil(SAMPLES_PER_OPERATION / databaseKinds.length);
     const requests = operations.flatMap((operation) =>
       Array.from({ length: samples }, (_, index) => ({

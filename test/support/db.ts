@@ -81,3 +81,14 @@ export async function advisoryLockHolders(database: Database): Promise<AdvisoryL
   );
   return rows.map((row) => ({ pid: Number(row.pid), key: row.key }));
 }
+
+/** The points types stored in the embedded database in `databaseDir` (opened and closed again: the caller holds none). */
+export async function embeddedPointsTypes(databaseDir: string): Promise<string[]> {
+  const database = await openDatabase({ kind: "pglite", dataDir: databaseDir });
+  try {
+    const rows = await database.query<{ name: string }>("select name from points_types order by name");
+    return rows.map((row) => row.name);
+  } finally {
+    await database.close();
+  }
+}

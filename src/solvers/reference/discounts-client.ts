@@ -11,6 +11,7 @@ import { type Address, getAddress, type Hex } from "viem";
 import type { z } from "zod";
 import { type DiscountSwap, discountId as digestOf } from "../../chain/order.ts";
 import {
+  discountSwapInputOf,
   LiveDiscountListSchema,
   ResolvedDiscountSchema,
   SOLVER_ID_HEADER,
@@ -101,20 +102,7 @@ export class InternalDiscountsClient {
     }
     if (status !== 200) throw new InternalApiError(`POST ${url} answered ${status}`);
     const resolved = parse(ResolvedDiscountSchema, body, url);
-    const terms = resolved.discountSwap.discount;
-    const adapter = getAddress(resolved.adapter);
-    const discountSwap: DiscountSwap = {
-      discount: {
-        tokenToRedeem: getAddress(terms.tokenToRedeem),
-        discount: BigInt(terms.discount),
-        signer: getAddress(terms.signer),
-        protocol: getAddress(terms.protocol),
-        nonce: BigInt(terms.nonce),
-        deadline: terms.deadline,
-      },
-      signerSignature: resolved.discountSwap.signerSignature as Hex,
-      protocolDeadline: resolved.discountSwap.protocolDeadline,
-    };
+    const { adapter, discountSwap, protocolSignature } = discountSwapInputOf(resolved);
     const digest = digestOf({ chainId: this.#options.chainId, adapter }, discountSwap.discount);
     if (digest.toLowerCase() !== discountId.toLowerCase()) {
       throw new InternalApiError(`POST ${url} resolved ${discountId} to other terms (digest ${digest})`);
@@ -123,7 +111,7 @@ export class InternalDiscountsClient {
       discountId: digest,
       adapter,
       discountSwap,
-      protocolSignature: resolved.protocolSignature as Hex,
+      protocolSignature,
     };
   }
 
