@@ -124,22 +124,44 @@ export async function prepareDatabase(database: Database, env: Env, logger: Logg
     });
 }
 
+/** After the HTTP part of a shutdown, the longest the workers, the bundled solvers, anvil and the database may take. */
+export const STOP_TIMEOUT_MS = 20_000;
+
+/** The longest a shutdown may take in all: the grace period, the HTTP close, then stopping everything else. */
+export function shutdownBoundMs(env: Pick<Env, "SHUTDOWN_GRACE_MS" | "SHUTDOWN_TIMEOUT_MS">): number {
+  return env.SHUTDOWN_GRACE_MS + env.SHUTDOWN_TIMEOUT_MS + STOP_TIMEOUT_MS;
+}
+
+export interface ExitOnSignalsOptions {
+  /** A shutdown still running this long after it was requested is abandoned: logged, and exit 1. */
+  deadlineMs?: number;
+  exit?: (code: number) => void;
+  signals?: Pick<NodeJS.EventEmitter, "once">;
+}
+
 /**
- * Turns SIGTERM/SIGINT into a graceful shutdown and exit 0 (exit 1 if shutdown itself fails). Takes the service as a
+ * Turns SIGTERM/SIGINT into a graceful shutdown and exit 0 (exit 1 if shutdown itself fails, or outlives
+ * `deadlineMs`: a database that stopped answering must not keep a stopping process alive). Takes the service as a
  * promise so the handlers can be installed before it starts: a signal during start-up waits for it, then shuts down.
  * Returns the same shutdown for other reasons to stop the process (an orphaned server); only the first request counts.
  */
 export function exitOnSignals(
   service: Pick<Service, "shutdown"> | Promise<Pick<Service, "shutdown">>,
   logger: Logger,
-  exit: (code: number) => void = (code) => process.exit(code),
-  signals: Pick<NodeJS.EventEmitter, "once"> = process,
+  options: ExitOnSignalsOptions = {},
 ): (reason: string) => void {
+  const { deadlineMs, exit = (code) => process.exit(code), signals = process } = options;
   let requested = false;
   const stop = (why: { signal: NodeJS.Signals } | { reason: string }) => {
     if (requested) return;
     requested = true;
     logger.info(why, "shutdown requested");
+    if (deadlineMs !== undefined) {
+      setTimeout(() => {
+        logger.error({ deadlineMs }, "shutdown did not finish in time: exiting");
+        exit(1);
+      }, deadlineMs).unref();
+    }
     Promise.resolve(service)
       .then((started) => started.shutdown())
       .then(

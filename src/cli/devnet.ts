@@ -22,7 +22,7 @@ export function registerDevnetCommand(program: Command): void {
         );
       }
       const started = serveDevnet({ ...env, DEPLOYMENT: undefined, DEPLOYMENT_FILE: undefined }, logger);
-      stopOnSignalsOrOrphaning(started, logger);
+      stopOnSignalsOrOrphaning(started, env, logger);
       await started;
     });
 }

@@ -27,7 +27,7 @@ export function registerServeCommand(program: Command): void {
       // Signal handlers go in before anything starts, so a SIGTERM during start-up is a clean shutdown too.
       const started =
         env.DEPLOYMENT || env.DEPLOYMENT_FILE ? serveDeployment(env, logger) : serveDevnet(env, logger);
-      stopOnSignalsOrOrphaning(started, logger);
+      stopOnSignalsOrOrphaning(started, env, logger);
       await started;
     });
 }

@@ -71,7 +71,9 @@ describe("graceful shutdown", () => {
     };
     const service = await startService(serviceOptions);
     const signals = new EventEmitter();
-    const exited = new Promise<number>((resolve) => exitOnSignals(service, silentLogger(), resolve, signals));
+    const exited = new Promise<number>((resolve) =>
+      exitOnSignals(service, silentLogger(), { exit: resolve, signals }),
+    );
 
     const slow = fetch(`${service.apiUrl}/test-slow`).then(async (response) => ({
       status: response.status,
@@ -89,6 +91,16 @@ describe("graceful shutdown", () => {
     expect(await slow).toEqual({ status: 200, body: { done: true } });
     expect(await exited).toBe(0);
     await expect(fetch(`${service.apiUrl}/health`)).rejects.toThrow();
+  });
+
+  it("abandons a shutdown that outlives its deadline (a stop that never ends) and exits 1", async () => {
+    const signals = new EventEmitter();
+    const never = { shutdown: () => new Promise<void>(() => {}) };
+    const exited = new Promise<number>((resolve) =>
+      exitOnSignals(never, silentLogger(), { exit: resolve, signals, deadlineMs: 50 }),
+    );
+    signals.emit("SIGTERM", "SIGTERM");
+    expect(await exited).toBe(1);
   });
 
   /** A started service with `routes` under /api/v1 and the given environment (on top of a quiet test one). */
