@@ -3,7 +3,7 @@
 // Without a dir it uses the public mainnet tree beside the repository (shared/fixtures/metadata-mainnet).
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { demoOverlayForTree } from "../src/registry/demo.ts";
+import { demoOverlayForTree } from "../src/demo/registry.ts";
 import { overlayToFile } from "../src/registry/overlay.ts";
 
 const { values, positionals } = parseArgs({

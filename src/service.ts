@@ -3,7 +3,7 @@ import { systemClock } from "./clock.ts";
 import { type Env, httpTimeouts } from "./config/env.ts";
 import { type Database, databaseOptionsFromEnv, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
-import { seedDemoData } from "./devnet/demo-data.ts";
+import { seedDemoData } from "./demo/seed.ts";
 import { INTERNAL_API_PREFIX, internalDiscountRoutes } from "./discounts/internal-routes.ts";
 import { discountRoutes } from "./discounts/routes.ts";
 import type { AppContext } from "./http/context.ts";

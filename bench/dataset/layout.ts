@@ -4,8 +4,8 @@
 // makes "is receiver j in vault v" a constant-time test: the benchmark's receiver in exactly N vaults is
 // found without ever holding the million rows.
 import type { Address } from "viem";
-import { mulberry32 } from "../../src/devnet/seeded-random.ts";
 import type { PointsRow } from "../../src/points/writer.ts";
+import { mulberry32 } from "../../src/shared/seeded-random.ts";
 import { mainType, type PartnerDatasetPlan } from "./plan.ts";
 import { logUniform, receiverAddress } from "./random.ts";
 

@@ -4,12 +4,12 @@
 import { fileURLToPath } from "node:url";
 import type { Address } from "viem";
 import type { Database } from "../../src/db/client.ts";
-import { mulberry32 } from "../../src/devnet/seeded-random.ts";
+import { generateDemoOverlay } from "../../src/demo/registry.ts";
 import { ingestSnapshot, type PointsRow, SnapshotWriter } from "../../src/points/writer.ts";
-import { generateDemoOverlay } from "../../src/registry/demo.ts";
 import { storeRegistry } from "../../src/registry/importer.ts";
 import { readMetadataTree, readTreeTokens } from "../../src/registry/metadata-tree.ts";
 import { readVaultAddresses } from "../../src/registry/repository.ts";
+import { mulberry32 } from "../../src/shared/seeded-random.ts";
 import {
   currentRows,
   layoutCurrentSnapshot,

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mulberry32 } from "../../src/devnet/seeded-random.ts";
+import { mulberry32 } from "../../src/shared/seeded-random.ts";
 import type { PartnerDatasetFacts } from "../dataset/partner-dataset.ts";
 import { FULL_PLAN, scaledPlan } from "../dataset/plan.ts";
 import { receiverAddress } from "../dataset/random.ts";

@@ -157,16 +157,6 @@ export function requestDigest(ref: ReactorRef, request: Request): Hex {
   });
 }
 
-/** The digest the protocol signer signs (and the Reactor verifies). */
-export function orderDigest(ref: ReactorRef, order: Order): Hex {
-  return hashTypedData({
-    domain: reactorDomain(ref.chainId, ref.reactor),
-    types: orderTypes,
-    primaryType: "Order",
-    message: order,
-  });
-}
-
 /** ABI encoding of the Order tuple (`abi.encode(order)`): the `encodedOrder` of the API. */
 export function encodeOrder(order: Order): Hex {
   return encodeAbiParameters([orderAbiParameter], [order]);

@@ -2,7 +2,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { MAX_POINTS_DECIMALS } from "../points/amounts.ts";
 import { importPointsFile, POINTS_FILE_FORMATS, type PointsFileFormat } from "../points/import-file.ts";
-import { createProgressBar } from "../points/progress-bar.ts";
+import { createProgressBar } from "../shared/progress-bar.ts";
 import { withMigratedDatabase } from "./database.ts";
 
 export function registerImportPointsCommand(importCommand: Command): void {

@@ -1,8 +1,8 @@
 // `sluice solver --config <file>`: runs one reference solver (quote server + filler) until SIGINT/SIGTERM.
 import type { Command } from "commander";
 import { createLogger } from "../logger.ts";
-import { loadSolverConfig, readSolverSecrets } from "../solvers/reference/config.ts";
-import { startReferenceSolver } from "../solvers/reference/main.ts";
+import { loadSolverConfig, readSolverSecrets } from "../reference-solver/config.ts";
+import { startReferenceSolver } from "../reference-solver/main.ts";
 
 export function registerSolverCommand(program: Command): void {
   program

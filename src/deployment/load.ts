@@ -1,8 +1,8 @@
 // Loads a deployment: a shipped network file (only what is publicly known), merged with an operator's file,
 // validated as a whole. Secrets never live in either file: they come from the environment.
 import { existsSync, readFileSync } from "node:fs";
-import { type ConfigProblem, describeIssues } from "../config/issues.ts";
 import { packagePath } from "../package-root.ts";
+import { type ConfigProblem, describeIssues } from "../shared/config-issues.ts";
 import { type Deployment, DeploymentSchema } from "./schema.ts";
 
 export const SHIPPED_NETWORKS = ["mainnet", "hoodi", "sepolia"] as const;

@@ -1,7 +1,7 @@
 // The deployment file: one chain, one Reactor, one protocol signer, and everything the swap flow needs to know
 // about tokens, adapters and solvers. Validated at start; an invalid file names the field and the reason.
 import { z } from "zod";
-import { AddressSchema, ChainIdSchema, Uint256StringSchema } from "../http/wire.ts";
+import { AddressSchema, ChainIdSchema, Uint256StringSchema } from "../shared/wire.ts";
 
 export const SOLVER_ID_PATTERN = /^[a-z0-9]+_[a-z0-9][a-z0-9_-]*$/;
 

@@ -1,7 +1,7 @@
 // Secrets and endpoints of a running deployment, read from the environment only.
 import type { Hex, LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { ConfigProblem } from "../config/issues.ts";
+import type { ConfigProblem } from "../shared/config-issues.ts";
 import { InvalidDeploymentError } from "./load.ts";
 import type { Deployment } from "./schema.ts";
 

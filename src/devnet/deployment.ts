@@ -2,7 +2,7 @@
 // listen. It goes through the same schema as a deployment file, so the devnet cannot drift from what files allow.
 import { parseDeployment } from "../deployment/load.ts";
 import type { Deployment } from "../deployment/schema.ts";
-import { normalizeAddress } from "../http/wire.ts";
+import { normalizeAddress } from "../shared/wire.ts";
 import type { CoreDeployment } from "./deploy.ts";
 
 export const DEVNET_CHAIN_ID = 31337;

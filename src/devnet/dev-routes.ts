@@ -8,7 +8,7 @@ import { type Address, zeroAddress } from "viem";
 import { z } from "zod";
 import type { Deployment } from "../deployment/schema.ts";
 import { ApiError, SwapErrorSchema } from "../http/errors.ts";
-import { AddressSchema, DigitStringSchema, RequestIdSchema } from "../http/wire.ts";
+import { AddressSchema, DigitStringSchema, RequestIdSchema } from "../shared/wire.ts";
 import { type DevFaucet, type FaucetAsset, FaucetError, NATIVE_TOKEN } from "./faucet.ts";
 
 export const DevFaucetAssetSchema = z

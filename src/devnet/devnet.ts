@@ -1,7 +1,7 @@
 // The local devnet behind `npm start`: anvil (a block a second, an ephemeral port, its state in the data
 // directory), the project's contracts deployed once and reused across restarts, a faucet, the two bundled
 // reference solvers (alpha internal, beta external) and a demo curator authorized on the tUSD adapter, whose
-// discount the service publishes once it listens (demo-discount.ts). The result is a Deployment built in memory,
+// discount the service publishes once it listens (src/demo/discount.ts). The result is a Deployment built in memory,
 // with the secrets it needs, for the server.
 //
 // Files, all under `<dataDir>/devnet/` (one data directory per instance, so devnets never share a file):
@@ -21,25 +21,20 @@ import {
   createChainWalletClient,
   createRpcTransport,
 } from "../chain/client.ts";
+import { authorizeDemoCurator } from "../demo/discount.ts";
 import type { Deployment } from "../deployment/schema.ts";
 import type { ChainIdentity } from "../indexer/chain-identity.ts";
 import type { Logger } from "../logger.ts";
-import { parseSolverConfig } from "../solvers/reference/config.ts";
-import { type ReferenceSolver, startReferenceSolver } from "../solvers/reference/main.ts";
+import { parseSolverConfig } from "../reference-solver/config.ts";
+import { type ReferenceSolver, startReferenceSolver } from "../reference-solver/main.ts";
+import { writeJsonAtomically } from "../shared/json-file.ts";
 import { DEVNET_ACCOUNT_COUNT, type DevnetAccounts, devnetAccounts } from "./accounts.ts";
 import { type AnvilInstance, startAnvil } from "./anvil.ts";
-import { authorizeDemoCurator } from "./demo-discount.ts";
 import { type CoreDeployment, DEV_MNEMONIC, deployCoreContracts } from "./deploy.ts";
 import { BUNDLED_SOLVERS, DEVNET_CHAIN_ID, devnetDeployment, devnetTokens } from "./deployment.ts";
 import { DevFaucet, faucetAssetsFor } from "./faucet.ts";
 import { clearDevnetProcesses, recordDevnetProcesses, stopLeftoverProcesses } from "./processes.ts";
-import {
-  type DevnetRecord,
-  devnetIdentity,
-  readDevnetRecord,
-  writeDevnetRecord,
-  writeJsonAtomically,
-} from "./record.ts";
+import { type DevnetRecord, devnetIdentity, readDevnetRecord, writeDevnetRecord } from "./record.ts";
 
 /** tRWA minted to each demo account at deployment. */
 export const DEMO_ACCOUNT_RWA = 1_000_000n * 10n ** 18n;
@@ -103,15 +98,6 @@ export interface BundledSolvers {
   stop(): Promise<void>;
 }
 
-export interface Devnet extends DevnetChain, Omit<BundledSolvers, "stop"> {
-  /** Stops the bundled solvers (before the chain, so no fill is cut off from its RPC). */
-  stopSolvers(): Promise<void>;
-  /** Stops anvil. */
-  stopChain(): Promise<void>;
-  /** Both, in that order. */
-  stop(): Promise<void>;
-}
-
 export function devnetFiles(dataDir: string): DevnetFiles {
   const dir = join(dataDir, "devnet");
   return {
@@ -121,32 +107,6 @@ export function devnetFiles(dataDir: string): DevnetFiles {
     deployment: join(dir, "deployment.json"),
     endpoints: join(dir, "endpoints.json"),
     processes: join(dir, "processes.json"),
-  };
-}
-
-/** The whole devnet: the chain, then the bundled solvers polling `apiUrl`. */
-export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
-  const chain = await startDevnetChain(options);
-  let bundled: BundledSolvers;
-  try {
-    bundled = await startBundledSolvers(chain, options);
-  } catch (error) {
-    await chain.stop();
-    throw error;
-  }
-  let stopping: Promise<void> | undefined;
-  return {
-    ...chain,
-    ...bundled,
-    stopSolvers: () => bundled.stop(),
-    stopChain: () => chain.stop(),
-    stop() {
-      stopping ??= (async () => {
-        await bundled.stop();
-        await chain.stop();
-      })();
-      return stopping;
-    },
   };
 }
 
@@ -349,7 +309,7 @@ async function deployOrReuse(
   const chainId = await publicClient.getChainId();
   const clientOptions = { chainId, rpcUrls: rpcUrl, pollingIntervalMs: 100, cacheTimeMs: 0 };
   const wallet = (account: LocalAccount) => createChainWalletClient({ ...clientOptions, account });
-  // The demo curator signs the discount published at every start (demo-discount.ts).
+  // The demo curator signs the discount published at every start (src/demo/discount.ts).
   const authorizeCurator = (core: CoreDeployment) =>
     authorizeDemoCurator({
       publicClient,

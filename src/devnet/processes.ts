@@ -13,7 +13,7 @@ import {
   readProcessIdentity,
   waitUntilExited,
 } from "../process/identity.ts";
-import { writeJsonAtomically } from "./record.ts";
+import { writeJsonAtomically } from "../shared/json-file.ts";
 
 /** How long a leftover anvil gets to write its state and exit after SIGINT before it is killed. */
 const ANVIL_EXIT_TIMEOUT_MS = 15_000;

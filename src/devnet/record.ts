@@ -3,12 +3,12 @@
 // deployed the Reactor: anvil's genesis cannot name it, because anvil builds a new genesis block (stamped with the
 // current time) at every start and keeps it beside the loaded ones in its state file, so across reloads
 // `eth_getBlockByNumber(0)` answers any of them. The genesis hash is kept for people to read.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import type { Hex } from "viem";
 import { z } from "zod";
-import { AddressSchema, Bytes32Schema } from "../http/wire.ts";
 import type { ChainIdentity } from "../indexer/chain-identity.ts";
+import { writeJsonAtomically } from "../shared/json-file.ts";
+import { AddressSchema, Bytes32Schema } from "../shared/wire.ts";
 import type { CoreDeployment } from "./deploy.ts";
 
 /** Version 1 named the chain by its genesis hash; such a record is not read (the devnet deploys once more). */
@@ -97,12 +97,4 @@ function fromJson({ core, ...rest }: z.output<typeof DevnetRecordSchema>): Devne
     deployedAt: rest.deployedAt,
     core: { ...core, startBlock: BigInt(core.startBlock), reactorBlock: BigInt(core.reactorBlock) },
   };
-}
-
-/** Writes through a temporary file and a rename, so a crash never leaves half a file behind. */
-export function writeJsonAtomically(path: string, value: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`);
-  renameSync(temporary, path);
 }

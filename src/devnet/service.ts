@@ -13,14 +13,14 @@ import {
   lockEmbeddedDatabase,
   openDatabase,
 } from "../db/client.ts";
+import { type DemoDiscount, publishDemoDiscount } from "../demo/discount.ts";
 import type { Logger } from "../logger.ts";
 import { prepareDatabase, type Service, startService } from "../service.ts";
+import { writeJsonAtomically } from "../shared/json-file.ts";
 import { createSwapRuntime } from "../swap/runtime.ts";
-import { type DemoDiscount, publishDemoDiscount } from "./demo-discount.ts";
 import { devnetTokens } from "./deployment.ts";
 import { devRoutes } from "./dev-routes.ts";
 import { type BundledSolvers, type DevnetChain, startBundledSolvers, startDevnetChain } from "./devnet.ts";
-import { writeJsonAtomically } from "./record.ts";
 
 export interface DevnetServiceOptions {
   env: Env;

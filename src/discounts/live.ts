@@ -8,7 +8,7 @@ import type { InventorySnapshot } from "../inventory/adapter-state.ts";
 import { isAuthorizedOn } from "../inventory/adapter-state.ts";
 import type { DiscountOffer } from "../inventory/offer.ts";
 import type { Logger } from "../logger.ts";
-import type { DiscountOffers } from "../swap/context.ts";
+import type { DiscountOffers } from "../market/market.ts";
 import type { DiscountChainReads, NonceAndFiller } from "./chain-reads.ts";
 import type { StoredDiscount } from "./discount.ts";
 import { type DiscountFault, discountFaults } from "./liveness.ts";

@@ -4,7 +4,13 @@
 import { getAddress, type Hex } from "viem";
 import { z } from "zod";
 import type { Discount, DiscountSwapInput } from "../chain/order.ts";
-import { AddressSchema, Bytes32Schema, HexSchema, Uint48Schema, Uint256StringSchema } from "../http/wire.ts";
+import {
+  AddressSchema,
+  Bytes32Schema,
+  HexSchema,
+  Uint48Schema,
+  Uint256StringSchema,
+} from "../shared/wire.ts";
 
 /** The EIP-712 `Discount` as JSON: uint256 values as decimal strings, the uint48 deadline as an integer. */
 export const DiscountTermsSchema = z

@@ -1,7 +1,7 @@
 // POST /liquidity and POST /liquidity-batch under /api/v1: validate → LiquidityService → inventory (no storage).
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { SwapErrorSchema } from "../http/errors.ts";
-import type { SwapContext } from "../swap/context.ts";
+import type { Market } from "../market/market.ts";
 import {
   LiquidityBatchRequestSchema,
   LiquidityBatchResponseSchema,
@@ -21,7 +21,7 @@ const TOTALS =
   "below the sum of the solver values; it is never below any one of them. No solver is called, nothing is stored " +
   "and no funds are reserved: quote again before signing.";
 
-export const liquidityRoutes: FastifyPluginAsyncZod<{ swap: SwapContext }> = async (app, { swap }) => {
+export const liquidityRoutes: FastifyPluginAsyncZod<{ swap: Market }> = async (app, { swap }) => {
   const service = new LiquidityService(swap);
 
   app.post(

@@ -1,7 +1,7 @@
 // Wire formats of POST /liquidity and POST /liquidity-batch (spec 4.5, 4.6): one schema each, feeding validation,
 // handler types and the OpenAPI document.
 import { z } from "zod";
-import { AddressSchema, SolverIdSchema, Uint256StringSchema } from "../http/wire.ts";
+import { AddressSchema, SolverIdSchema, Uint256StringSchema } from "../shared/wire.ts";
 
 export const TokenInfoSchema = z
   .object({

@@ -5,7 +5,7 @@ import type { Address } from "viem";
 import type { InputTokenConfig, TokenConfig } from "../deployment/schema.ts";
 import { ApiError } from "../http/errors.ts";
 import { liquidityReport } from "../inventory/offer.ts";
-import type { SwapContext } from "../swap/context.ts";
+import type { Market } from "../market/market.ts";
 import type { LiquidityBatchRequest, LiquidityRequest, LiquiditySnapshot } from "./schemas.ts";
 
 interface LiquidityPair {
@@ -45,9 +45,7 @@ function tokenInfo(token: TokenConfig) {
 }
 
 export class LiquidityService {
-  constructor(
-    private readonly context: Pick<SwapContext, "deployment" | "solvers" | "inventory" | "discounts">,
-  ) {}
+  constructor(private readonly context: Pick<Market, "deployment" | "solvers" | "inventory" | "discounts">) {}
 
   async liquidity(request: LiquidityRequest): Promise<LiquiditySnapshot> {
     const pair = this.#pair(request.tokenIn, "tokenIn");

@@ -8,7 +8,7 @@ import {
   SolverIdSchema,
   TimestampSchema,
   Uint256StringSchema,
-} from "../http/wire.ts";
+} from "../shared/wire.ts";
 
 export const ORDER_FILTER_STATUSES = ["open", "expired", "error", "cancelled", "filled"] as const;
 export const MAX_IDS_PER_FILTER = 50;

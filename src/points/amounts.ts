@@ -1,7 +1,7 @@
 // Exact points amounts. Partner values arrive as decimal text (from a JSON number of any size, or a string),
 // possibly with a fraction or an exponent; they are converted to an integer in the points type's smallest
 // unit with bigint arithmetic only, and refused when the conversion would lose anything.
-import { MAX_UINT256 } from "../http/wire.ts";
+import { MAX_UINT256 } from "../shared/wire.ts";
 
 /** The largest decimals a points type may declare (ours uses 48). */
 export const MAX_POINTS_DECIMALS = 77;

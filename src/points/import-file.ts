@@ -8,9 +8,9 @@ import { extname } from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import type { Database } from "../db/client.ts";
-import { AddressSchema } from "../http/wire.ts";
+import { InvalidJsonError, parseJsonKeepingNumberText } from "../shared/exact-json.ts";
+import { AddressSchema } from "../shared/wire.ts";
 import { InvalidAmountError, parseUnits } from "./amounts.ts";
-import { InvalidJsonError, parseJsonKeepingNumberText } from "./exact-json.ts";
 import { IncomingReceiverTypeSchema } from "./schemas.ts";
 import { ingestSnapshot, type PointsRow, type SnapshotSummary } from "./writer.ts";
 

@@ -3,8 +3,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Address } from "viem";
 import type { Database } from "../db/client.ts";
+import { integerArrayLiteral } from "../shared/sql-session.ts";
 import { SnapshotIndex, type SnapshotRef } from "./snapshot-index.ts";
-import { integerArrayLiteral } from "./sql-session.ts";
 import { pointsBalances } from "./tables.ts";
 
 /** Items per piece of a vault's receiver list: about 13 KB of JSON, well inside one read of the socket. */

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../http/context.ts";
 import { PartnerErrorSchema } from "../http/errors.ts";
-import { AddressSchema, BlockNumberParamSchema } from "../http/wire.ts";
+import { AddressSchema, BlockNumberParamSchema } from "../shared/wire.ts";
 import { DeprecatedPointsRouteError } from "./errors.ts";
 import { PointsRepository } from "./repository.ts";
 import {

@@ -1,6 +1,6 @@
 // Wire formats of the points endpoints (spec §2 "Points records"), strict: no key beyond the spec's.
 import { z } from "zod";
-import { AddressSchema, DigitStringSchema, MAX_SAFE_INTEGER } from "../http/wire.ts";
+import { AddressSchema, DigitStringSchema, MAX_SAFE_INTEGER } from "../shared/wire.ts";
 
 export const PointsTypeNameSchema = z.string().min(1);
 export const ReceiverTypeSchema = z.string().min(1);

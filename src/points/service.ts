@@ -3,8 +3,8 @@
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import { GenerationCache } from "../db/generations.ts";
+import { LruCache } from "../shared/lru.ts";
 import { NoPointsDataError, UnknownVaultError } from "./errors.ts";
-import { LruCache } from "./lru.ts";
 import {
   type PointsRepository,
   type ReceiverTypeAmount,

@@ -17,11 +17,11 @@ import { sql } from "drizzle-orm";
 import type { Address } from "viem";
 import { z } from "zod";
 import type { Database } from "../db/client.ts";
-import { AddressSchema } from "../http/wire.ts";
+import { InvalidJsonError, parseJsonKeepingNumberText } from "../shared/exact-json.ts";
+import { integerArrayLiteral, type SqlSession, selectRows, textArrayLiteral } from "../shared/sql-session.ts";
+import { AddressSchema } from "../shared/wire.ts";
 import { InvalidAmountError, parseExactDecimal, scaleToUnits } from "./amounts.ts";
-import { InvalidJsonError, parseJsonKeepingNumberText } from "./exact-json.ts";
 import { IncomingReceiverTypeSchema } from "./schemas.ts";
-import { integerArrayLiteral, type SqlSession, selectRows, textArrayLiteral } from "./sql-session.ts";
 import { ensurePointsType, type SnapshotSummary, SnapshotWriter } from "./writer.ts";
 
 /** Decimals of a points type the sync creates, unless told otherwise (the common ERC-20 convention). */

@@ -7,9 +7,9 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Address } from "viem";
 import type { Database } from "../db/client.ts";
 import { bumpGeneration } from "../db/generations.ts";
-import { MAX_SAFE_INTEGER, MAX_UINT256 } from "../http/wire.ts";
+import { integerArrayLiteral, type SqlSession, selectRows, textArrayLiteral } from "../shared/sql-session.ts";
+import { MAX_SAFE_INTEGER, MAX_UINT256 } from "../shared/wire.ts";
 import { MAX_POINTS_DECIMALS } from "./amounts.ts";
-import { integerArrayLiteral, type SqlSession, selectRows, textArrayLiteral } from "./sql-session.ts";
 
 /** One input row: points of a receiver (of a receiver type) in a vault, in the type's smallest unit. */
 export interface PointsRow {

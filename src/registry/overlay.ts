@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import type { Address } from "viem";
 import { z } from "zod";
-import { AddressSchema, Uint256StringSchema } from "../http/wire.ts";
+import { AddressSchema, Uint256StringSchema } from "../shared/wire.ts";
 import type { VaultOnChain } from "./registry.ts";
 import { VaultTypeSchema } from "./schemas.ts";
 

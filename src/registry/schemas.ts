@@ -1,7 +1,7 @@
 // Wire formats of the registry endpoints (spec §2). Every object is strict: the spec allows no other fields,
 // and the same schemas feed the OpenAPI document and the tests' response checks.
 import { z } from "zod";
-import { AddressSchema, DigitStringSchema } from "../http/wire.ts";
+import { AddressSchema, DigitStringSchema } from "../shared/wire.ts";
 
 export const VAULT_TYPES = ["pre-deposit", "v1", "v2"] as const;
 export type VaultType = (typeof VAULT_TYPES)[number];

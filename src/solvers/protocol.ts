@@ -1,7 +1,7 @@
 // The solver protocol's wire formats (DESIGN.md §4): what Sluice posts to `{endpoint}/quote` and what a solver
 // answers. One schema each, shared by Sluice's client and the reference solver's server.
 import { z } from "zod";
-import { AddressSchema, ChainIdSchema, Uint256StringSchema } from "../http/wire.ts";
+import { AddressSchema, ChainIdSchema, Uint256StringSchema } from "../shared/wire.ts";
 
 export const SHARED_SECRET_HEADER = "x-rfq-shared-secret";
 

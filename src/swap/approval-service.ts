@@ -1,7 +1,7 @@
 // POST /check_approval: the ERC-20 transactions a wallet must send so the Reactor may pull `amount` of the token.
 import { type Address, encodeFunctionData, maxUint256 } from "viem";
 import { erc20Abi } from "../chain/abis.ts";
-import type { SwapContext } from "./context.ts";
+import type { Market } from "../market/market.ts";
 import { assertChain, findInputToken } from "./terms.ts";
 
 export interface ApprovalTransactions {
@@ -10,7 +10,7 @@ export interface ApprovalTransactions {
 }
 
 export async function checkApproval(
-  context: Pick<SwapContext, "deployment" | "chain">,
+  context: Pick<Market, "deployment" | "chain">,
   input: { walletAddress: Address; chainId: number; token: Address; amount: string },
 ): Promise<ApprovalTransactions> {
   assertChain(context.deployment, input.chainId, "chainId");

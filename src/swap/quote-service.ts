@@ -6,10 +6,10 @@ import type { Request } from "../chain/order.ts";
 import { unixSeconds } from "../clock.ts";
 import { ApiError } from "../http/errors.ts";
 import { offeredLegs } from "../inventory/offer.ts";
+import type { Market } from "../market/market.ts";
 import type { SolverOutcome } from "../solvers/client.ts";
 import type { SolverQuoteRequest } from "../solvers/protocol.ts";
 import { type AuctionParticipant, type AuctionResult, rankQuotes, runAuction } from "./auction.ts";
-import type { SwapContext } from "./context.ts";
 import { type OutputWithAmount, splitOutputs } from "./outputs.ts";
 import type { QuoteRepository, SolverAnswerRow } from "./repository.ts";
 import type { QuoteRoundWriter } from "./round-writer.ts";
@@ -26,7 +26,7 @@ export class NoQuotesError extends ApiError {
 
 /** The legs each eligible solver is offered now; solvers without a leg are left out. */
 export async function eligibleParticipants(
-  context: SwapContext,
+  context: Market,
   terms: Pick<QuoteTerms, "tokenIn" | "tokenOut">,
   solverIds: readonly string[] | undefined,
   quoteIdFor: (solverId: string) => string,
@@ -42,7 +42,7 @@ export async function eligibleParticipants(
 }
 
 export function solverRequest(
-  context: SwapContext,
+  context: Market,
   terms: QuoteTerms,
   requestId: string,
   participant: AuctionParticipant,
@@ -93,7 +93,7 @@ export function answerRows(
 }
 
 export function buildRequest(
-  context: SwapContext,
+  context: Market,
   terms: Pick<QuoteTerms, "tokenIn" | "amount">,
   outputs: readonly OutputWithAmount[],
   deadline: number,
@@ -115,7 +115,7 @@ export function buildRequest(
 
 export class QuoteService {
   constructor(
-    private readonly context: SwapContext,
+    private readonly context: Market,
     private readonly repository: QuoteRepository,
     private readonly rounds: QuoteRoundWriter,
   ) {}

@@ -3,10 +3,10 @@ import type { FastifySerializerCompiler } from "fastify";
 import { type FastifyPluginAsyncZod, serializerCompiler } from "fastify-type-provider-zod";
 import { SwapErrorSchema } from "../http/errors.ts";
 import { publicBaseUrl } from "../http/public-url.ts";
+import type { Market } from "../market/market.ts";
+import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
 import { checkApproval } from "./approval-service.ts";
-import type { SwapContext } from "./context.ts";
-import { OrderService } from "./order-service.ts";
 import { QuoteLookup } from "./quote-lookup.ts";
 import { QuoteService } from "./quote-service.ts";
 import { QuoteRepository } from "./repository.ts";
@@ -21,7 +21,7 @@ import {
 } from "./schemas.ts";
 
 export interface SwapRoutesOptions {
-  swap: SwapContext;
+  swap: Market;
   publicUrl?: string;
 }
 

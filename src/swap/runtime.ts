@@ -13,9 +13,9 @@ import { type ChainIdentity, ensureChainIdentity } from "../indexer/chain-identi
 import { ReactorIndexer } from "../indexer/indexer.ts";
 import { InventorySource } from "../inventory/source.ts";
 import type { Logger } from "../logger.ts";
+import { type DiscountOffers, type Market, reactorRef } from "../market/market.ts";
 import { SolverDirectory } from "../solvers/directory.ts";
 import { SolverLogoStore } from "../solvers/logos.ts";
-import { type DiscountOffers, reactorRef, type SwapContext } from "./context.ts";
 import { RandomNoncePool } from "./nonces.ts";
 
 export interface SwapRuntimeOptions {
@@ -42,7 +42,7 @@ export interface SwapRuntimeOptions {
 }
 
 export interface SwapRuntime {
-  context: SwapContext;
+  context: Market;
   publicClient: ChainPublicClient;
   blocks: BlockTracker;
   indexer: ReactorIndexer;
@@ -90,7 +90,7 @@ export function createSwapRuntime(options: SwapRuntimeOptions): SwapRuntime {
     pollIntervalMs: options.blockPollIntervalMs ?? 1000,
   });
   const nonces = new RandomNoncePool();
-  const context: SwapContext = {
+  const context: Market = {
     deployment,
     solvers,
     inventory,

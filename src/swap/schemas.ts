@@ -8,7 +8,7 @@ import {
   RequestIdSchema,
   SolverIdSchema,
   Uint256StringSchema,
-} from "../http/wire.ts";
+} from "../shared/wire.ts";
 
 // --- POST /check_approval -------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liquidLaneAdapterAbi } from "../../src/chain/abis.ts";
 import { signRequest } from "../../src/chain/order.ts";
-import { DEMO_DISCOUNT_PPM } from "../../src/devnet/demo-discount.ts";
+import { DEMO_DISCOUNT_PPM } from "../../src/demo/discount.ts";
 import {
   DevFaucetFundResponseSchema,
   DevFaucetResponseSchema,
@@ -22,7 +22,7 @@ import {
   OrderResponseSchema,
   QuoteResponseSchema,
 } from "../../src/swap/schemas.ts";
-import { type CapturedLogs, captureLogs } from "../solvers/reference/support.ts";
+import { type CapturedLogs, captureLogs } from "../reference-solver/support.ts";
 import { requestFromSignatureData } from "../support/orders.ts";
 import { balancesOf, devnetClient, getJson, postJson, startTestDevnet, temporaryDataDir } from "./support.ts";
 

@@ -6,9 +6,9 @@ import { once } from "node:events";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DevnetInUseError, stopLeftoverProcesses } from "../../src/devnet/processes.ts";
-import { writeJsonAtomically } from "../../src/devnet/record.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { readProcessIdentity } from "../../src/process/identity.ts";
+import { writeJsonAtomically } from "../../src/shared/json-file.ts";
 import { isAlive } from "../support/processes.ts";
 import { temporaryDataDir } from "./support.ts";
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
-import { AddressSchema, Uint48Schema, Uint256StringSchema } from "../../src/http/wire.ts";
+import { AddressSchema, Uint48Schema, Uint256StringSchema } from "../../src/shared/wire.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { createTestServer } from "../support/server.ts";
 

@@ -30,8 +30,8 @@ import {
 import { type Discount, signDiscount } from "../../src/chain/order.ts";
 import { type Clock, ManualClock } from "../../src/clock.ts";
 import type { Database, DatabaseKind } from "../../src/db/client.ts";
+import { discountRequestBody } from "../../src/demo/discount.ts";
 import type { Deployment } from "../../src/deployment/schema.ts";
-import { discountRequestBody } from "../../src/devnet/demo-discount.ts";
 import { devAccount, type TestChain } from "../support/anvil.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { clearDiscountStore } from "../support/discounts.ts";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { ordersRoutes } from "../../src/orders/routes.ts";
-import { captureLogs } from "../solvers/reference/support.ts";
+import { captureLogs } from "../reference-solver/support.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { createTestServer } from "../support/server.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvalidAmountError, parseExactDecimal, parseUnits, scaleToUnits } from "../../src/points/amounts.ts";
-import { InvalidJsonError, parseJsonKeepingNumberText } from "../../src/points/exact-json.ts";
+import { InvalidJsonError, parseJsonKeepingNumberText } from "../../src/shared/exact-json.ts";
 
 describe("parseJsonKeepingNumberText", () => {
   it("keeps numbers beyond 2^53 digit for digit", () => {

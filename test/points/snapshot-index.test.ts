@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LruCache } from "../../src/points/lru.ts";
 import { SnapshotIndex, type SnapshotRef } from "../../src/points/snapshot-index.ts";
+import { LruCache } from "../../src/shared/lru.ts";
 
 const snapshots: SnapshotRef[] = [
   { id: 1, pointsType: "sluice", blockNumber: 300 },

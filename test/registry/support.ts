@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { generateDemoOverlay } from "../../src/registry/demo.ts";
+import { generateDemoOverlay } from "../../src/demo/registry.ts";
 import { readMetadataTree, readTreeTokens } from "../../src/registry/metadata-tree.ts";
 import type { Overlay } from "../../src/registry/overlay.ts";
 

@@ -26,9 +26,9 @@ import {
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
 } from "viem";
-import type { ChainPublicClient, ChainWalletClient } from "../../chain/client.ts";
-import { decodeRevert } from "../../chain/errors.ts";
-import type { Logger } from "../../logger.ts";
+import type { ChainPublicClient, ChainWalletClient } from "../chain/client.ts";
+import { decodeRevert } from "../chain/errors.ts";
+import type { Logger } from "../logger.ts";
 
 export interface OutgoingTransaction {
   /** What the transaction is for (the order hash): never in flight twice. */

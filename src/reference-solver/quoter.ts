@@ -7,8 +7,8 @@
 // the rate the solver computes from its own read. When the API cannot be reached or a discount is not in its list
 // the leg is skipped (and logged), never guessed. An external solver skips every discount leg without asking.
 import { type Address, getAddress, type Hex, isAddressEqual } from "viem";
-import type { Logger } from "../../logger.ts";
-import type { SolverQuoteRequest, SolverQuoteResponse } from "../protocol.ts";
+import type { Logger } from "../logger.ts";
+import type { SolverQuoteRequest, SolverQuoteResponse } from "../solvers/protocol.ts";
 import type { SolverChainView } from "./chain-view.ts";
 import type { InternalDiscountsClient, ListedDiscount } from "./discounts-client.ts";
 import { type LegAllocation, type PricedLeg, priceQuote } from "./pricing.ts";

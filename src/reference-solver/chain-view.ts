@@ -9,9 +9,9 @@ import {
   getAddress,
   isAddressEqual,
 } from "viem";
-import { erc20Abi, liquidLaneAdapterViewAbi } from "../../chain/abis.ts";
-import { AdapterReader, type AdapterState } from "../../chain/adapter-reader.ts";
-import type { ChainPublicClient } from "../../chain/client.ts";
+import { erc20Abi, liquidLaneAdapterViewAbi } from "../chain/abis.ts";
+import { AdapterReader, type AdapterState } from "../chain/adapter-reader.ts";
+import type { ChainPublicClient } from "../chain/client.ts";
 import type { ListedDiscount } from "./discounts-client.ts";
 import { discountedRate, PPM, type PricedLeg, type TokenDecimals } from "./pricing.ts";
 

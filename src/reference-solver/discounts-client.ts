@@ -9,14 +9,14 @@
 import { performance } from "node:perf_hooks";
 import { type Address, getAddress, type Hex } from "viem";
 import type { z } from "zod";
-import { type DiscountSwap, discountId as digestOf } from "../../chain/order.ts";
+import { type DiscountSwap, discountId as digestOf } from "../chain/order.ts";
 import {
   discountSwapInputOf,
   LiveDiscountListSchema,
   ResolvedDiscountSchema,
   SOLVER_ID_HEADER,
   SOLVER_SECRET_HEADER,
-} from "../../discounts/schemas.ts";
+} from "../discounts/schemas.ts";
 
 /** A live discount as the solver uses it. */
 export interface ListedDiscount {

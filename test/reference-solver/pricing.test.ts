@@ -4,9 +4,9 @@
 // and a fill plan's exact discount outputs.
 import type { Address, Hex } from "viem";
 import { describe, expect, it } from "vitest";
-import type { AdapterState } from "../../../src/inventory/adapter-state.ts";
-import { discountedRate as sluiceDiscountedRate } from "../../../src/inventory/offer.ts";
-import { allocateForFill } from "../../../src/solvers/reference/fill-plan.ts";
+import type { AdapterState } from "../../src/inventory/adapter-state.ts";
+import { discountedRate as sluiceDiscountedRate } from "../../src/inventory/offer.ts";
+import { allocateForFill } from "../../src/reference-solver/fill-plan.ts";
 import {
   allocate,
   amountOutAt,
@@ -18,7 +18,7 @@ import {
   priceQuote,
   trustedLegs,
   withMargin,
-} from "../../../src/solvers/reference/pricing.ts";
+} from "../../src/reference-solver/pricing.ts";
 
 const RWA = 10n ** 18n; // 18 decimals in
 const USD = 10n ** 6n; // 6 decimals out

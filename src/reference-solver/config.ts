@@ -8,9 +8,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Hex } from "viem";
 import { z } from "zod";
-import { type ConfigProblem, describeIssues } from "../../config/issues.ts";
-import { SOLVER_ID_PATTERN } from "../../deployment/schema.ts";
-import { AddressSchema, ChainIdSchema } from "../../http/wire.ts";
+import { SOLVER_ID_PATTERN } from "../deployment/schema.ts";
+import { type ConfigProblem, describeIssues } from "../shared/config-issues.ts";
+import { AddressSchema, ChainIdSchema } from "../shared/wire.ts";
 
 const EnvNameSchema = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, "must be an environment variable name");
 

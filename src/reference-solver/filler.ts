@@ -13,16 +13,16 @@
 // dropped (open again, its nonce unused) is filled again.
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Address, encodeFunctionData, type Hex, isAddressEqual } from "viem";
-import { executorAbi, reactorAbi } from "../../chain/abis.ts";
-import type { ChainPublicClient } from "../../chain/client.ts";
+import { executorAbi, reactorAbi } from "../chain/abis.ts";
+import type { ChainPublicClient } from "../chain/client.ts";
 import {
   type DiscountSwapInput,
   decodeOrder,
   hashOrder,
   type Order,
   type SwapInput,
-} from "../../chain/order.ts";
-import type { Logger } from "../../logger.ts";
+} from "../chain/order.ts";
+import type { Logger } from "../logger.ts";
 import type { SolverChainView } from "./chain-view.ts";
 import type { InternalDiscountsClient, ListedDiscount } from "./discounts-client.ts";
 import { allocateForFill } from "./fill-plan.ts";

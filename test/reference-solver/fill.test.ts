@@ -8,20 +8,20 @@
 // alone runs the indexer, to show the order going back to open and filled again).
 import { type Address, type Hex, maxUint256, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { liquidLaneAdapterViewAbi, reactorAbi } from "../../../src/chain/abis.ts";
-import { hashOrder } from "../../../src/chain/order.ts";
-import { ManualClock } from "../../../src/clock.ts";
-import type { Database } from "../../../src/db/client.ts";
-import type { App } from "../../../src/http/server.ts";
-import { ReactorIndexer } from "../../../src/indexer/indexer.ts";
-import { silentLogger } from "../../../src/logger.ts";
-import { OrderRepository } from "../../../src/orders/repository.ts";
-import { type ReferenceSolver, startReferenceSolver } from "../../../src/solvers/reference/main.ts";
-import { withMargin } from "../../../src/solvers/reference/pricing.ts";
-import { useTestChain } from "../../support/anvil.ts";
-import { createTestDatabase } from "../../support/db.ts";
-import { approveReactor, indexUntilCaughtUp, quoteRequestBody, tokenBalance } from "../../support/orders.ts";
-import { createSwapTestApp } from "../../support/swap.ts";
+import { liquidLaneAdapterViewAbi, reactorAbi } from "../../src/chain/abis.ts";
+import { hashOrder } from "../../src/chain/order.ts";
+import { ManualClock } from "../../src/clock.ts";
+import type { Database } from "../../src/db/client.ts";
+import type { App } from "../../src/http/server.ts";
+import { ReactorIndexer } from "../../src/indexer/indexer.ts";
+import { silentLogger } from "../../src/logger.ts";
+import { OrderRepository } from "../../src/orders/repository.ts";
+import { type ReferenceSolver, startReferenceSolver } from "../../src/reference-solver/main.ts";
+import { withMargin } from "../../src/reference-solver/pricing.ts";
+import { useTestChain } from "../support/anvil.ts";
+import { createTestDatabase } from "../support/db.ts";
+import { approveReactor, indexUntilCaughtUp, quoteRequestBody, tokenBalance } from "../support/orders.ts";
+import { createSwapTestApp } from "../support/swap.ts";
 import {
   type CapturedLogs,
   captureLogs,

@@ -3,11 +3,11 @@
 // Executor as filler (200), the base path kept, and Sluice's own solver client accepting the answer.
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { liquidLaneAdapterAbi } from "../../../src/chain/abis.ts";
-import { requestSolverQuote } from "../../../src/solvers/client.ts";
-import { SolverQuoteRequestSchema } from "../../../src/solvers/protocol.ts";
-import { type ReferenceSolver, startReferenceSolver } from "../../../src/solvers/reference/main.ts";
-import { useTestChain } from "../../support/anvil.ts";
+import { liquidLaneAdapterAbi } from "../../src/chain/abis.ts";
+import { type ReferenceSolver, startReferenceSolver } from "../../src/reference-solver/main.ts";
+import { requestSolverQuote } from "../../src/solvers/client.ts";
+import { SolverQuoteRequestSchema } from "../../src/solvers/protocol.ts";
+import { useTestChain } from "../support/anvil.ts";
 import {
   type CapturedLogs,
   captureLogs,

@@ -4,9 +4,9 @@
 import { once } from "node:events";
 import { type Address, isAddressEqual } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { executorAbi } from "../../chain/abis.ts";
-import { createChainPublicClient, createChainWalletClient } from "../../chain/client.ts";
-import { createLogger, type Logger } from "../../logger.ts";
+import { executorAbi } from "../chain/abis.ts";
+import { createChainPublicClient, createChainWalletClient } from "../chain/client.ts";
+import { createLogger, type Logger } from "../logger.ts";
 import { SolverChainView } from "./chain-view.ts";
 import type { ReferenceSolverConfig, ReferenceSolverSecrets } from "./config.ts";
 import { InternalDiscountsClient } from "./discounts-client.ts";

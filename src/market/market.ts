@@ -1,5 +1,6 @@
-// What the swap flow's services need, injected: the deployment, solvers, inventory, chain reads, the protocol key,
-// storage and time. Tests build it around a private anvil and local solver servers.
+// One deployment's market: its tokens and Reactor, the solvers that quote on it, the inventory they fill from, the
+// live discounts, chain reads, the protocol key, storage and time. Quotes, orders, liquidity and discounts all run
+// on it, so it sits below them; the composition root builds it once.
 import type { Address, LocalAccount } from "viem";
 import type { SwapChain } from "../chain/swap-chain.ts";
 import type { Clock } from "../clock.ts";
@@ -18,7 +19,8 @@ export interface DiscountOffers {
 
 export const NO_DISCOUNTS: DiscountOffers = { offers: async () => [] };
 
-export interface SwapContext {
+/** One deployment's market, as the quote, order, liquidity and discount services see it. */
+export interface Market {
   deployment: Deployment;
   solvers: SolverDirectory;
   inventory: InventoryReader;

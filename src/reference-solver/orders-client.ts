@@ -2,7 +2,7 @@
 // (their deadlines come first). Only the fields the filler uses are read, with the API's own field schemas; the
 // rest of each record is left alone, so an added field never stops the solver.
 import { z } from "zod";
-import { OrderRecordSchema } from "../../orders/schemas.ts";
+import { OrderRecordSchema } from "../orders/schemas.ts";
 
 const OpenOrderSchema = OrderRecordSchema.pick({
   orderId: true,

@@ -11,22 +11,22 @@ import {
   liquidLaneAdapterAbi,
   liquidLaneAdapterViewAbi,
   reactorAbi,
-} from "../../../src/chain/abis.ts";
-import { hashOrder } from "../../../src/chain/order.ts";
-import { ManualClock } from "../../../src/clock.ts";
-import type { Database } from "../../../src/db/client.ts";
-import { type ReferenceSolver, startReferenceSolver } from "../../../src/solvers/reference/main.ts";
+} from "../../src/chain/abis.ts";
+import { hashOrder } from "../../src/chain/order.ts";
+import { ManualClock } from "../../src/clock.ts";
+import type { Database } from "../../src/db/client.ts";
+import { type ReferenceSolver, startReferenceSolver } from "../../src/reference-solver/main.ts";
 import {
   amountOutAt,
   discountedRate,
   discountSwapOutput,
   withMargin,
-} from "../../../src/solvers/reference/pricing.ts";
-import { discountBody } from "../../liquidity/worked-example.ts";
-import { devAccount, useTestChain } from "../../support/anvil.ts";
-import { createTestDatabase } from "../../support/db.ts";
-import { approveReactor, tokenBalance } from "../../support/orders.ts";
-import { createSwapTestApp, type SwapTestApp } from "../../support/swap.ts";
+} from "../../src/reference-solver/pricing.ts";
+import { discountBody } from "../liquidity/worked-example.ts";
+import { devAccount, useTestChain } from "../support/anvil.ts";
+import { createTestDatabase } from "../support/db.ts";
+import { approveReactor, tokenBalance } from "../support/orders.ts";
+import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";
 import {
   type CapturedLogs,
   captureLogs,

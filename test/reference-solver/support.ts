@@ -17,23 +17,23 @@ import {
   testERC20Abi,
   testVaultAbi,
   testVaultBytecode,
-} from "../../../src/chain/abis.ts";
-import { signRequest } from "../../../src/chain/order.ts";
-import type { Database } from "../../../src/db/client.ts";
-import { DEV_MNEMONIC } from "../../../src/devnet/deploy.ts";
-import { INTERNAL_API_PREFIX } from "../../../src/discounts/internal-routes.ts";
-import type { App } from "../../../src/http/server.ts";
-import { OrderRepository } from "../../../src/orders/repository.ts";
-import { OrdersResponseSchema } from "../../../src/orders/schemas.ts";
-import { SHARED_SECRET_HEADER, type SolverLegSchema } from "../../../src/solvers/protocol.ts";
+} from "../../src/chain/abis.ts";
+import { signRequest } from "../../src/chain/order.ts";
+import type { Database } from "../../src/db/client.ts";
+import { DEV_MNEMONIC } from "../../src/devnet/deploy.ts";
+import { INTERNAL_API_PREFIX } from "../../src/discounts/internal-routes.ts";
+import type { App } from "../../src/http/server.ts";
+import { OrderRepository } from "../../src/orders/repository.ts";
+import { OrdersResponseSchema } from "../../src/orders/schemas.ts";
 import {
   parseSolverConfig,
   type ReferenceSolverConfig,
   type ReferenceSolverConfigInput,
-} from "../../../src/solvers/reference/config.ts";
-import { QuoteResponseSchema } from "../../../src/swap/schemas.ts";
-import type { TestChain } from "../../support/anvil.ts";
-import { quoteRequestBody, requestFromSignatureData } from "../../support/orders.ts";
+} from "../../src/reference-solver/config.ts";
+import { SHARED_SECRET_HEADER, type SolverLegSchema } from "../../src/solvers/protocol.ts";
+import { QuoteResponseSchema } from "../../src/swap/schemas.ts";
+import type { TestChain } from "../support/anvil.ts";
+import { quoteRequestBody, requestFromSignatureData } from "../support/orders.ts";
 
 export const SOLVER_ID = "sluice_alpha";
 export const SOLVER_SECRET = "alpha-secret";

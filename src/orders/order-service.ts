@@ -5,16 +5,16 @@ import type { Address, Hex } from "viem";
 import { encodeOrder, hashOrder, type Order, type Request, signOrder } from "../chain/order.ts";
 import { unixSeconds } from "../clock.ts";
 import { ApiError } from "../http/errors.ts";
-import type { OrderRepository, OrderRow } from "../orders/repository.ts";
-import { rankQuotes, runAuction } from "./auction.ts";
-import { reactorRef, type SwapContext } from "./context.ts";
-import { commitOutputs, OutputCommitmentError, type OutputWithAmount } from "./outputs.ts";
-import type { QuoteLookup } from "./quote-lookup.ts";
-import { quoteDifferences } from "./quote-match.ts";
-import { answerRows, eligibleParticipants, solverRequest } from "./quote-service.ts";
-import type { QuoteRepository, StoredQuote } from "./repository.ts";
-import type { OrderRequest } from "./schemas.ts";
-import type { QuoteTerms } from "./terms.ts";
+import { type Market, reactorRef } from "../market/market.ts";
+import { rankQuotes, runAuction } from "../swap/auction.ts";
+import { commitOutputs, OutputCommitmentError, type OutputWithAmount } from "../swap/outputs.ts";
+import type { QuoteLookup } from "../swap/quote-lookup.ts";
+import { quoteDifferences } from "../swap/quote-match.ts";
+import { answerRows, eligibleParticipants, solverRequest } from "../swap/quote-service.ts";
+import type { QuoteRepository, StoredQuote } from "../swap/repository.ts";
+import type { OrderRequest } from "../swap/schemas.ts";
+import type { QuoteTerms } from "../swap/terms.ts";
+import type { OrderRepository, OrderRow } from "./repository.ts";
 
 export interface OrderResult {
   orderId: string;
@@ -23,7 +23,7 @@ export interface OrderResult {
 
 export class OrderService {
   constructor(
-    private readonly context: SwapContext,
+    private readonly context: Market,
     private readonly quotes: QuoteRepository,
     private readonly orders: OrderRepository,
     private readonly lookup: QuoteLookup,
@@ -218,7 +218,7 @@ export function signedRequest(stored: StoredQuote): Request {
   };
 }
 
-function termsOf(context: SwapContext, stored: StoredQuote): QuoteTerms {
+function termsOf(context: Market, stored: StoredQuote): QuoteTerms {
   const tokenIn = context.deployment.inputTokens.find((t) => t.address === stored.quote.tokenIn);
   const tokenOut = context.deployment.outputTokens.find((t) => t.address === stored.quote.tokenOut);
   if (!tokenIn || !tokenOut) {

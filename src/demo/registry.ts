@@ -2,14 +2,19 @@
 // plausible vaults (most approved, a mix of types, real token addresses as collateral) with no input.
 import type { Address } from "viem";
 import type { Database } from "../db/client.ts";
-import { mulberry32 } from "../devnet/seeded-random.ts";
 import type { Logger } from "../logger.ts";
-import { storeRegistry } from "./importer.ts";
-import { MetadataTreeError, readMetadataTree, readTreeTokens, type TreeToken } from "./metadata-tree.ts";
-import type { Overlay } from "./overlay.ts";
-import type { TreeVault, VaultOnChain } from "./registry.ts";
-import { isRegistryEmpty, readVaultAddresses } from "./repository.ts";
-import type { VaultType } from "./schemas.ts";
+import { storeRegistry } from "../registry/importer.ts";
+import {
+  MetadataTreeError,
+  readMetadataTree,
+  readTreeTokens,
+  type TreeToken,
+} from "../registry/metadata-tree.ts";
+import type { Overlay } from "../registry/overlay.ts";
+import type { TreeVault, VaultOnChain } from "../registry/registry.ts";
+import { isRegistryEmpty, readVaultAddresses } from "../registry/repository.ts";
+import type { VaultType } from "../registry/schemas.ts";
+import { mulberry32 } from "../shared/seeded-random.ts";
 
 export const DEMO_OVERLAY_SEED = 0x5c1ce;
 const APPROVED_SHARE = 0.85;

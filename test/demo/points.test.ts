@@ -3,17 +3,17 @@
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
+import { seedDemoPoints } from "../../src/demo/points.ts";
 import type { App } from "../../src/http/server.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { seedDemoPoints } from "../../src/points/demo.ts";
 import {
   PointsByReceiverListSchema,
   PointsByReceiverTypeListSchema,
   PointsByVaultListSchema,
 } from "../../src/points/schemas.ts";
+import { address } from "../points/support.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { createTestServer } from "../support/server.ts";
-import { address } from "./support.ts";
 
 const VAULTS: Address[] = Array.from({ length: 40 }, (_, i) => address("e", i + 1));
 

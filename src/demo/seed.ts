@@ -4,8 +4,8 @@ import { existsSync } from "node:fs";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import { packagePath } from "../package-root.ts";
-import { seedDemoPoints } from "../points/demo.ts";
-import { seedDemoRegistry } from "../registry/demo.ts";
+import { seedDemoPoints } from "./points.ts";
+import { seedDemoRegistry } from "./registry.ts";
 
 /** The public metadata tree shipped beside the repository (shared/fixtures). */
 export const DEFAULT_DEMO_REGISTRY_DIR = packagePath("..", "shared", "fixtures", "metadata-mainnet");

@@ -10,9 +10,9 @@ import {
   loadSolverConfig,
   parseSolverConfig,
   readSolverSecrets,
-} from "../../../src/solvers/reference/config.ts";
-import { useTestChain } from "../../support/anvil.ts";
-import { collectOutput, REPO_ROOT, SLUICE_BIN } from "../../support/cli.ts";
+} from "../../src/reference-solver/config.ts";
+import { useTestChain } from "../support/anvil.ts";
+import { collectOutput, REPO_ROOT, SLUICE_BIN } from "../support/cli.ts";
 import { postSolverQuote, SOLVER_SECRET, solverKey, solverQuoteRequest } from "./support.ts";
 
 const ADDRESS = `0x${"a".repeat(40)}`;

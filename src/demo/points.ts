@@ -4,9 +4,9 @@
 // snapshot; one vault is much larger than the rest. Generated from a fixed seed: every run is identical.
 import type { Address } from "viem";
 import type { Database } from "../db/client.ts";
-import { mulberry32 } from "../devnet/seeded-random.ts";
 import type { Logger } from "../logger.ts";
-import { type BatchPointsRow, SnapshotBatchWriter } from "./writer.ts";
+import { type BatchPointsRow, SnapshotBatchWriter } from "../points/writer.ts";
+import { mulberry32 } from "../shared/seeded-random.ts";
 
 export const DEMO_POINTS_SEED = 0x9017;
 

@@ -5,8 +5,8 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
-import type { Logger } from "../../logger.ts";
-import { SHARED_SECRET_HEADER, SolverQuoteRequestSchema } from "../protocol.ts";
+import type { Logger } from "../logger.ts";
+import { SHARED_SECRET_HEADER, SolverQuoteRequestSchema } from "../solvers/protocol.ts";
 import type { QuoteOutcome } from "./quoter.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
