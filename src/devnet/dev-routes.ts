@@ -7,9 +7,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { zeroAddress } from "viem";
 import { z } from "zod";
 import type { Deployment } from "../deployment/schema.ts";
-import { SwapErrorSchema } from "../http/errors.ts";
+import { errorResponses, SwapErrorSchema } from "../http/errors.ts";
 import { AddressSchema, DigitStringSchema, RequestIdSchema } from "../shared/wire.ts";
-import { DevOnlyError, FaucetBundleIncompleteError } from "./errors.ts";
+import { DevOnlyError, FaucetBundleIncompleteError, FaucetError } from "./errors.ts";
 import { type DevFaucet, type FaucetAsset, NATIVE_TOKEN } from "./faucet.ts";
 
 export const DevFaucetAssetSchema = z
@@ -58,7 +58,7 @@ export interface DevRoutesOptions {
   faucet?: DevFaucet;
 }
 
-const DEV_ONLY_RESPONSES = { 403: SwapErrorSchema, 500: SwapErrorSchema } as const;
+const DEV_ONLY_RESPONSES = errorResponses(DevOnlyError, FaucetError, FaucetBundleIncompleteError);
 
 export const devRoutes: FastifyPluginAsyncZod<DevRoutesOptions> = async (app, { deployment, faucet }) => {
   const available = (): DevFaucet => {
