@@ -1,5 +1,6 @@
 // Who may use the internal discount API: an enabled internal solver, identified by its id and its own shared
-// secret. Missing or wrong credentials answer 401; a real solver that is external or disabled answers 403.
+// secret. Missing or wrong credentials are a SolverAuthenticationError; a real solver that is external or disabled a
+// SolverForbiddenError.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Solver, SolverDirectory } from "../solvers/directory.ts";
 import { SolverAuthenticationError, SolverForbiddenError } from "./errors.ts";

@@ -100,7 +100,7 @@ export class OrderService {
           "BUG: output commitment failed",
         );
       }
-      // Not the client's fault: the error handler answers 500 INTERNAL.
+      // A bug, not a failure of the request: it goes on as an unexpected error.
       throw error;
     }
 
