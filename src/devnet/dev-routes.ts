@@ -4,12 +4,13 @@
 // deployment instead of meeting a 404.
 
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { type Address, zeroAddress } from "viem";
+import { zeroAddress } from "viem";
 import { z } from "zod";
 import type { Deployment } from "../deployment/schema.ts";
-import { ApiError, SwapErrorSchema } from "../http/errors.ts";
+import { errorResponses, SwapErrorSchema } from "../http/errors.ts";
 import { AddressSchema, DigitStringSchema, RequestIdSchema } from "../shared/wire.ts";
-import { type DevFaucet, type FaucetAsset, FaucetError, NATIVE_TOKEN } from "./faucet.ts";
+import { DevOnlyError, FaucetBundleIncompleteError, FaucetError } from "./errors.ts";
+import { type DevFaucet, type FaucetAsset, NATIVE_TOKEN } from "./faucet.ts";
 
 export const DevFaucetAssetSchema = z
   .object({
@@ -57,27 +58,18 @@ export interface DevRoutesOptions {
   faucet?: DevFaucet;
 }
 
-const DEV_ONLY_RESPONSES = { 403: SwapErrorSchema, 500: SwapErrorSchema } as const;
+const DEV_ONLY_RESPONSES = errorResponses(DevOnlyError, FaucetError, FaucetBundleIncompleteError);
 
 export const devRoutes: FastifyPluginAsyncZod<DevRoutesOptions> = async (app, { deployment, faucet }) => {
   const available = (): DevFaucet => {
-    if (!deployment.local)
-      throw new ApiError(403, "DEV_ONLY", "Development helpers are only available on a local deployment");
-    if (!faucet) throw new ApiError(403, "DEV_ONLY", "This local deployment has no faucet");
+    if (!deployment.local) throw new DevOnlyError("not_local");
+    if (!faucet) throw new DevOnlyError("no_faucet");
     return faucet;
   };
   // Refused before the body is even validated: on the wrong deployment the answer is always 403.
   app.addHook("onRequest", async () => {
     available();
   });
-  const fund = async (target: DevFaucet, wallet: Address, assets?: readonly FaucetAsset[]) => {
-    try {
-      return await target.fund(wallet, assets);
-    } catch (error) {
-      if (error instanceof FaucetError) throw new ApiError(500, "INTERNAL", error.message);
-      throw error;
-    }
-  };
 
   app.get(
     "/dev/faucet",
@@ -107,7 +99,7 @@ export const devRoutes: FastifyPluginAsyncZod<DevRoutesOptions> = async (app, { 
     },
     async (request) => {
       const target = available();
-      const funded = await fund(target, request.body.walletAddress);
+      const funded = await target.fund(request.body.walletAddress);
       return {
         requestId: request.id,
         walletAddress: request.body.walletAddress,
@@ -134,9 +126,8 @@ export const devRoutes: FastifyPluginAsyncZod<DevRoutesOptions> = async (app, { 
       const eth = target.asset(NATIVE_TOKEN);
       const inputToken = deployment.inputTokens[0];
       const token = inputToken ? target.asset(inputToken.address) : undefined;
-      if (!eth || !token)
-        throw new ApiError(500, "INTERNAL", "The faucet bundle has no ETH or no input token");
-      await fund(target, request.body.walletAddress, [eth, token]);
+      if (!eth || !token) throw new FaucetBundleIncompleteError();
+      await target.fund(request.body.walletAddress, [eth, token]);
       return {
         requestId: request.id,
         walletAddress: request.body.walletAddress,

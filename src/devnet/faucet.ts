@@ -23,6 +23,7 @@ import {
   createRpcTransport,
 } from "../chain/client.ts";
 import type { Deployment } from "../deployment/schema.ts";
+import { FaucetError } from "./errors.ts";
 
 /** How the native coin appears in the bundle (it has no contract). */
 export const NATIVE_TOKEN: Address = zeroAddress;
@@ -34,10 +35,6 @@ export interface FaucetAsset {
   decimals: number;
   amount: bigint;
   kind: "native" | "erc20";
-}
-
-export class FaucetError extends Error {
-  override name = "FaucetError";
 }
 
 export interface DevFaucetOptions {

@@ -1,7 +1,9 @@
-// The failures of POST /discount, each a named error with its status and code (DESIGN.md §5).
-import type { Address } from "viem";
+// The failures of POST /discount and of the internal discount API, each a named error (DESIGN.md §5); their statuses
+// are the HTTP layer's (http/error-table.ts).
+import type { Address, Hex } from "viem";
 import type { SignatureFault } from "../chain/signature-check.ts";
-import { ApiError } from "../http/errors.ts";
+import { BaseError } from "../shared/errors.ts";
+import { SOLVER_ID_HEADER, SOLVER_SECRET_HEADER } from "./schemas.ts";
 
 export const DISCOUNT_REJECTION_REASONS = [
   "wrong_protocol",
@@ -16,47 +18,55 @@ export const DISCOUNT_REJECTION_REASONS = [
 ] as const;
 export type DiscountRejectionReason = (typeof DISCOUNT_REJECTION_REASONS)[number];
 
-/** Conflicts with stored or on-chain state answer 409; a request that can never be accepted answers 400. */
-const REJECTION_STATUS: Record<DiscountRejectionReason, 400 | 409> = {
-  wrong_protocol: 400,
-  unknown_adapter: 400,
-  unsupported_token: 400,
-  below_min_discount: 400,
-  above_max_discount: 400,
-  expired: 400,
-  nonce_used: 409,
-  cancelled: 409,
-  replayed_cancel: 409,
-};
-
-export class DiscountRejectedError extends ApiError {
+/** A discount (or cancel) the rules refuse; `reason` says which rule. */
+export class DiscountRejectedError extends BaseError {
   override name = "DiscountRejectedError";
   constructor(
     readonly reason: DiscountRejectionReason,
     message: string,
   ) {
-    super(REJECTION_STATUS[reason], "DISCOUNT_REJECTED", message, { reason });
+    super(message, { details: { reason } });
   }
 }
 
-export class InvalidDiscountSignatureError extends ApiError {
+export class InvalidDiscountSignatureError extends BaseError {
   override name = "InvalidDiscountSignatureError";
   constructor(signer: Address, reason: SignatureFault) {
+    super("The signature is not the signer's over this Discount, in a form the adapter accepts", {
+      details: { signer, reason },
+    });
+  }
+}
+
+export class UnauthorizedSignerError extends BaseError {
+  override name = "UnauthorizedSignerError";
+  constructor(signer: Address, adapter: Address) {
+    super("The signer is not authorized on the adapter", { details: { signer, adapter } });
+  }
+}
+
+/** Missing or wrong solver credentials on the internal discount API. */
+export class SolverAuthenticationError extends BaseError {
+  override name = "SolverAuthenticationError";
+  constructor() {
     super(
-      400,
-      "INVALID_SIGNATURE",
-      "The signature is not the signer's over this Discount, in a form the adapter accepts",
-      {
-        signer,
-        reason,
-      },
+      `A configured solver id (${SOLVER_ID_HEADER}) and its secret (${SOLVER_SECRET_HEADER}) are required`,
     );
   }
 }
 
-export class UnauthorizedSignerError extends ApiError {
-  override name = "UnauthorizedSignerError";
-  constructor(signer: Address, adapter: Address) {
-    super(403, "UNAUTHORIZED_SIGNER", "The signer is not authorized on the adapter", { signer, adapter });
+/** A real solver that may not use the internal discount API: an external or a disabled one. */
+export class SolverForbiddenError extends BaseError {
+  override name = "SolverForbiddenError";
+  constructor(solverId: string, reason: "external_solver" | "disabled_solver") {
+    super("Only enabled internal solvers may use discounts", { details: { solverId, reason } });
+  }
+}
+
+/** A discount id that is unknown or not live at the latest block (`reason` says which). */
+export class DiscountNotLiveError extends BaseError {
+  override name = "DiscountNotLiveError";
+  constructor(discountId: Hex, reason: string) {
+    super("No live discount has this id", { details: { discountId, reason } });
   }
 }

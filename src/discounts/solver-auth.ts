@@ -1,27 +1,10 @@
 // Who may use the internal discount API: an enabled internal solver, identified by its id and its own shared
-// secret. Missing or wrong credentials answer 401; a real solver that is external or disabled answers 403.
+// secret. Missing or wrong credentials are a SolverAuthenticationError; a real solver that is external or disabled a
+// SolverForbiddenError.
 import { createHash, timingSafeEqual } from "node:crypto";
-import { ApiError } from "../http/errors.ts";
 import type { Solver, SolverDirectory } from "../solvers/directory.ts";
+import { SolverAuthenticationError, SolverForbiddenError } from "./errors.ts";
 import { SOLVER_ID_HEADER, SOLVER_SECRET_HEADER } from "./schemas.ts";
-
-export class SolverAuthenticationError extends ApiError {
-  override name = "SolverAuthenticationError";
-  constructor() {
-    super(
-      401,
-      "UNAUTHORIZED",
-      `A configured solver id (${SOLVER_ID_HEADER}) and its secret (${SOLVER_SECRET_HEADER}) are required`,
-    );
-  }
-}
-
-export class SolverForbiddenError extends ApiError {
-  override name = "SolverForbiddenError";
-  constructor(solverId: string, reason: "external_solver" | "disabled_solver") {
-    super(403, "UNAUTHORIZED", "Only enabled internal solvers may use discounts", { solverId, reason });
-  }
-}
 
 /** Compared as SHA-256 digests: equal length, constant time, whatever the inputs' lengths. */
 function secretsEqual(given: string, expected: string): boolean {

@@ -4,19 +4,12 @@ import type { Hex, LocalAccount } from "viem";
 import { DISCOUNT_SWAP_PROTOCOL_WINDOW_SECONDS } from "../chain/eip712.ts";
 import { signDiscountSwap } from "../chain/order.ts";
 import type { Deployment } from "../deployment/schema.ts";
-import { ApiError } from "../http/errors.ts";
 import type { InventoryReader } from "../inventory/source.ts";
 import type { StoredDiscount } from "./discount.ts";
+import { DiscountNotLiveError } from "./errors.ts";
 import type { LiveDiscounts } from "./live.ts";
 import type { DiscountRepository } from "./repository.ts";
 import { discountTermsJson, type ResolvedDiscount } from "./schemas.ts";
-
-export class DiscountNotLiveError extends ApiError {
-  override name = "DiscountNotLiveError";
-  constructor(discountId: Hex, reason: string) {
-    super(404, "NOT_FOUND", "No live discount has this id", { discountId, reason });
-  }
-}
 
 export interface SolverDiscountsOptions {
   deployment: Pick<Deployment, "chainId" | "inputTokens">;

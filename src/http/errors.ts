@@ -1,43 +1,22 @@
-// The two error envelopes of the API and the named error classes behind them.
-// Partner routes (registries, points) answer `{errorCode, errorMessage}`; every other route answers
-// `{error: {code, message, status, timestamp, details?}}`.
+// The two error envelopes of the API. Partner routes (registries, points) answer `{errorCode, errorMessage}`; every
+// other route answers `{error: {code, message, status, timestamp, details?}}`. Which named error gets which status
+// and code is error-table.ts's.
 import { z } from "zod";
+import type { ErrorClass, ValidationIssue } from "../shared/errors.ts";
+import {
+  PARTNER_ERROR_CODES,
+  type PartnerErrorCode,
+  rowOf,
+  SWAP_ERROR_CODES,
+  type SwapErrorCode,
+} from "./error-table.ts";
 
-export const PARTNER_ERROR_CODES = [
-  "noData",
-  "noResultsFound",
-  "anErrorOccurred",
-  "pageNotFound",
-  "ooops",
-] as const;
-export type PartnerErrorCode = (typeof PARTNER_ERROR_CODES)[number];
-
-export const SWAP_ERROR_CODES = [
-  "VALIDATION_FAILED",
-  "UNSUPPORTED_CHAIN",
-  "UNSUPPORTED_TOKEN",
-  "DUPLICATE_TOKEN",
-  "MISSING_FILTER",
-  "NO_QUOTES",
-  "QUOTE_NOT_FOUND",
-  "QUOTE_EXPIRED",
-  "QUOTE_UNAVAILABLE",
-  "QUOTE_MISMATCH",
-  "INVALID_SIGNATURE",
-  "UNAUTHORIZED_SIGNER",
-  "UNAUTHORIZED",
-  "DISCOUNT_REJECTED",
-  "DEV_ONLY",
-  "NOT_FOUND",
-  "UNSUPPORTED_MEDIA_TYPE",
-  "PAYLOAD_TOO_LARGE",
-  "MALFORMED_REQUEST",
-  "HEADERS_TOO_LARGE",
-  "REQUEST_TIMEOUT",
-  "INTERNAL",
-  "SERVICE_UNAVAILABLE",
-] as const;
-export type SwapErrorCode = (typeof SWAP_ERROR_CODES)[number];
+export {
+  PARTNER_ERROR_CODES,
+  type PartnerErrorCode,
+  SWAP_ERROR_CODES,
+  type SwapErrorCode,
+} from "./error-table.ts";
 
 export const PartnerErrorSchema = z
   .object({
@@ -48,7 +27,7 @@ export const PartnerErrorSchema = z
   .meta({ id: "PartnerError" });
 
 export const ValidationIssueSchema = z.object({ path: z.string(), message: z.string() });
-export type ValidationIssue = z.infer<typeof ValidationIssueSchema>;
+export type { ValidationIssue };
 
 export const SwapErrorSchema = z
   .object({
@@ -62,36 +41,25 @@ export const SwapErrorSchema = z
   })
   .meta({ id: "SwapError" });
 
-/** An error answered with the partner envelope. */
-export class PartnerError extends Error {
-  override name = "PartnerError";
-  constructor(
-    readonly status: number,
-    readonly errorCode: PartnerErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+type ErrorEnvelopeSchema = typeof SwapErrorSchema | typeof PartnerErrorSchema;
 
-/** An error answered with the swap-flow envelope. */
-export class ApiError extends Error {
-  override name = "ApiError";
-  constructor(
-    readonly status: number,
-    readonly code: SwapErrorCode,
-    message: string,
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(message);
+/**
+ * The `response` entries of a route that can throw these errors, each status with its envelope's schema: a route's
+ * declared error statuses derive from what it throws. Request validation's 400 is the route's to add.
+ */
+export function errorResponses(...errors: ErrorClass[]): Record<number, ErrorEnvelopeSchema> {
+  const responses: Record<number, ErrorEnvelopeSchema> = {};
+  for (const error of errors) {
+    const row = rowOf(error);
+    if (!row) throw new Error(`${error.name} has no row in the HTTP error table`);
+    const schema = row.envelope === "swap" ? SwapErrorSchema : PartnerErrorSchema;
+    for (const status of row.statuses) {
+      if (responses[status] && responses[status] !== schema)
+        throw new Error(`${status} would answer both envelopes (${error.name})`);
+      responses[status] = schema;
+    }
   }
-}
-
-export class ValidationError extends ApiError {
-  override name = "ValidationError";
-  constructor(message: string, issues: ValidationIssue[], extra?: Record<string, unknown>) {
-    super(400, "VALIDATION_FAILED", message, { issues, ...extra });
-  }
+  return responses;
 }
 
 /** The answer to a request that needed the database while it could not be reached (503, either envelope). */

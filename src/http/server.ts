@@ -28,11 +28,10 @@ import { solverLogoRoutes } from "../solvers/logo-routes.ts";
 import { boundClose } from "./bounded-close.ts";
 import { createClientErrorHandler } from "./client-errors.ts";
 import type { AppContext } from "./context.ts";
+import { errorAnswer } from "./error-table.ts";
 import {
-  ApiError,
   DATABASE_UNAVAILABLE_MESSAGE,
   isPartnerPath,
-  PartnerError,
   partnerBody,
   swapBody,
   type ValidationIssue,
@@ -164,13 +163,15 @@ function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyR
   const partner = isPartnerPath(request.url);
   const now = context.clock.now();
 
-  if (error instanceof PartnerError)
-    return reply.code(error.status).send(partnerBody(error.errorCode, error.message));
-  if (error instanceof ApiError) {
-    if (error.status >= 500) request.log.error({ err: error }, "request failed");
+  // A named domain failure: its status and code are the error table's, its message and details its own.
+  const answer = errorAnswer(error);
+  if (answer) {
+    if (answer.status >= 500) request.log.error({ err: error }, "request failed");
+    if (answer.envelope === "partner")
+      return reply.code(answer.status).send(partnerBody(answer.code, answer.message));
     return reply
-      .code(error.status)
-      .send(swapBody(error.status, error.code, error.message, error.details, now));
+      .code(answer.status)
+      .send(swapBody(answer.status, answer.code, answer.message, answer.details, now));
   }
 
   // The database out of reach (or not answering in time) is a 503 a client may retry, never a 500.

@@ -3,9 +3,9 @@
 // solver is called, nothing is stored and nothing is reserved.
 import type { Address } from "viem";
 import type { InputTokenConfig, TokenConfig } from "../deployment/schema.ts";
-import { ApiError } from "../http/errors.ts";
 import { liquidityReport } from "../inventory/offer.ts";
 import type { Market } from "../market/market.ts";
+import { DuplicateTokenError, UnsupportedLiquidityTokenError } from "./errors.ts";
 import type { LiquidityBatchRequest, LiquidityRequest, LiquiditySnapshot } from "./schemas.ts";
 
 interface LiquidityPair {
@@ -16,28 +16,6 @@ interface LiquidityPair {
 interface SolverSelection {
   solverId?: string | undefined;
   solverIds?: readonly string[] | undefined;
-}
-
-export class UnsupportedLiquidityTokenError extends ApiError {
-  override name = "UnsupportedLiquidityTokenError";
-  constructor(tokens: ReadonlyArray<{ token: Address; path: string; message: string }>) {
-    const first = tokens[0]!;
-    super(400, "UNSUPPORTED_TOKEN", `${first.token} ${first.message}`, {
-      token: first.token,
-      tokens: tokens.map((t) => t.token),
-      issues: tokens.map(({ path, message }) => ({ path, message })),
-    });
-  }
-}
-
-export class DuplicateTokenError extends ApiError {
-  override name = "DuplicateTokenError";
-  constructor(token: Address, path: string, firstPath: string) {
-    super(400, "DUPLICATE_TOKEN", `${token} is listed more than once`, {
-      token,
-      issues: [{ path, message: `duplicate of ${firstPath}` }],
-    });
-  }
 }
 
 function tokenInfo(token: TokenConfig) {

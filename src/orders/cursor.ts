@@ -1,18 +1,10 @@
 // The opaque keyset cursor of GET /orders: the sort column's value and the order id of the last order returned.
-import { ApiError } from "../http/errors.ts";
+import { InvalidCursorError } from "./errors.ts";
 
 export interface Cursor {
   /** Sort column value, ISO 8601 with microseconds as PostgreSQL prints it. */
   k: string;
   id: string;
-}
-
-export class InvalidCursorError extends ApiError {
-  constructor() {
-    super(400, "VALIDATION_FAILED", "Invalid cursor", {
-      issues: [{ path: "cursor", message: "not a cursor this API issued" }],
-    });
-  }
 }
 
 export function encodeCursor(cursor: Cursor): string {

@@ -3,8 +3,8 @@
 // scan whose pages are written as they arrive, so a list of any length streams in flat memory.
 import { Readable } from "node:stream";
 import type { Database } from "../db/client.ts";
-import { ApiError } from "../http/errors.ts";
 import { type Cursor, decodeCursor, encodeCursor } from "./cursor.ts";
+import { MissingOrdersFilterError } from "./errors.ts";
 import { orderJson, ordersJson } from "./order-json.ts";
 import { type OrderListRow, readPage } from "./page-query.ts";
 import type { OrdersQuery } from "./schemas.ts";
@@ -23,11 +23,7 @@ const FILTERS = [
 const LAST_PAGE_TAIL = Buffer.from(`],"cursor":null}`);
 
 export function assertHasFilter(query: OrdersQuery): void {
-  if (!FILTERS.some((name) => query[name] !== undefined)) {
-    throw new ApiError(400, "MISSING_FILTER", `Give at least one of ${FILTERS.join(", ")}`, {
-      issues: [{ path: "(query)", message: `at least one of ${FILTERS.join(", ")} is required` }],
-    });
-  }
+  if (!FILTERS.some((name) => query[name] !== undefined)) throw new MissingOrdersFilterError(FILTERS);
 }
 
 function answerHead(requestId: string): string {

@@ -4,7 +4,6 @@ import { randomUUID } from "node:crypto";
 import type { Address, Hex } from "viem";
 import { encodeOrder, hashOrder, type Order, type Request, signOrder } from "../chain/order.ts";
 import { unixSeconds } from "../clock.ts";
-import { ApiError } from "../http/errors.ts";
 import { type Market, reactorRef } from "../market/market.ts";
 import { rankQuotes, runAuction } from "../swap/auction.ts";
 import { commitOutputs, OutputCommitmentError, type OutputWithAmount } from "../swap/outputs.ts";
@@ -14,6 +13,13 @@ import { answerRows, eligibleParticipants, solverRequest } from "../swap/quote-s
 import type { QuoteRepository, StoredQuote } from "../swap/repository.ts";
 import type { OrderRequest } from "../swap/schemas.ts";
 import type { QuoteTerms } from "../swap/terms.ts";
+import {
+  InvalidSwapperSignatureError,
+  QuoteExpiredError,
+  QuoteMismatchError,
+  QuoteNotFoundError,
+  QuoteUnavailableError,
+} from "./errors.ts";
 import type { OrderRepository, OrderRow } from "./repository.ts";
 
 export interface OrderResult {
@@ -31,8 +37,7 @@ export class OrderService {
 
   async submit(input: OrderRequest, requestId: string): Promise<OrderResult> {
     const stored = await this.lookup.find(input.quote.quoteId, input.quote.orderInfo.deadline);
-    if (!stored)
-      throw new ApiError(404, "QUOTE_NOT_FOUND", "Unknown quote id", { quoteId: input.quote.quoteId });
+    if (!stored) throw new QuoteNotFoundError(input.quote.quoteId);
     const signature = input.signature as Hex;
 
     // A re-post of a quote that already has an order gets that order, with any encoding of the signature.
@@ -42,8 +47,8 @@ export class OrderService {
       return await this.#create(input, stored, signature, requestId);
     } catch (error) {
       // A concurrent post of this quote may have created its order meanwhile (and a fill may already have used the
-      // nonce): a re-post is answered with that order, never with a conflict.
-      if (!(error instanceof ApiError && error.status === 409)) throw error;
+      // nonce): a re-post is answered with that order, never with an expired or unavailable quote.
+      if (!(error instanceof QuoteExpiredError || error instanceof QuoteUnavailableError)) throw error;
       const order = await this.#existingOrder(stored, signature);
       if (!order) throw error;
       return this.#answerRepost(order, requestId);
@@ -79,20 +84,9 @@ export class OrderService {
 
     this.#assertNotExpired(stored);
     const differences = quoteDifferences(input.quote, stored.quote, swapper);
-    if (differences.length > 0) {
-      throw new ApiError(400, "QUOTE_MISMATCH", "The submitted quote differs from the quote issued", {
-        issues: differences,
-      });
-    }
+    if (differences.length > 0) throw new QuoteMismatchError(differences);
     const check = await context.chain.checkSwapperSignature(swapper, signed, signature);
-    if (!check.valid) {
-      throw new ApiError(
-        400,
-        "INVALID_SIGNATURE",
-        "The signature is not the swapper's over this quote's Request, in a form the Reactor accepts",
-        { swapper, reason: check.fault },
-      );
-    }
+    if (!check.valid) throw new InvalidSwapperSignatureError(swapper, check.fault);
 
     const winner = await this.#hardRound(stored, requestId);
     const signedOutputs = storedOutputs(stored);
@@ -105,8 +99,8 @@ export class OrderService {
           { err: error, details: error.details, quoteId: stored.quote.quoteId },
           "BUG: output commitment failed",
         );
-        throw new ApiError(500, "INTERNAL", "Internal error");
       }
+      // A bug, not a failure of the request: it goes on as an unexpected error.
       throw error;
     }
 
@@ -124,7 +118,7 @@ export class OrderService {
     // Last checks before the insert, outside its transaction so no RPC call holds a database connection.
     this.#assertNotExpired(stored);
     if (await context.chain.isNonceUsed(swapper, signed.nonce)) {
-      throw new ApiError(409, "QUOTE_UNAVAILABLE", "The quote's nonce is already used on-chain");
+      throw new QuoteUnavailableError({ reason: "nonce_used" });
     }
     const now = context.clock.now();
     const { order: row, created } = await this.orders.createOnce({
@@ -154,7 +148,7 @@ export class OrderService {
 
   #assertNotExpired(stored: StoredQuote): void {
     if (stored.quote.deadline <= unixSeconds(this.context.clock.now())) {
-      throw new ApiError(409, "QUOTE_EXPIRED", "The quote has expired", { deadline: stored.quote.deadline });
+      throw new QuoteExpiredError(stored.quote.deadline);
     }
   }
 
@@ -181,9 +175,7 @@ export class OrderService {
     await this.quotes.saveAnswers(answerRows(results, requestId, "order", context.clock.now()));
     const best = rankQuotes(results).find((result) => result.outcome.amountOut >= quoted);
     if (!best) {
-      throw new ApiError(409, "QUOTE_UNAVAILABLE", "No solver can honor this quote any more", {
-        solversAsked: participants.length,
-      });
+      throw new QuoteUnavailableError({ reason: "no_solver", solversAsked: participants.length });
     }
     return {
       solverId: best.participant.solver.id,
@@ -222,11 +214,7 @@ function termsOf(context: Market, stored: StoredQuote): QuoteTerms {
   const tokenIn = context.deployment.inputTokens.find((t) => t.address === stored.quote.tokenIn);
   const tokenOut = context.deployment.outputTokens.find((t) => t.address === stored.quote.tokenOut);
   if (!tokenIn || !tokenOut) {
-    throw new ApiError(
-      409,
-      "QUOTE_UNAVAILABLE",
-      "The quote's tokens are no longer supported by this deployment",
-    );
+    throw new QuoteUnavailableError({ reason: "tokens_unsupported" });
   }
   return {
     tokenIn,

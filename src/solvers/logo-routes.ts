@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../http/context.ts";
-import { ApiError, SwapErrorSchema } from "../http/errors.ts";
+import { SwapErrorSchema } from "../http/errors.ts";
+import { UnknownSolverLogoError } from "./errors.ts";
 import { SolverLogoStore } from "./logos.ts";
 
 export const solverLogoRoutes: FastifyPluginAsyncZod<AppContext> = async (app) => {
@@ -27,7 +28,7 @@ export const solverLogoRoutes: FastifyPluginAsyncZod<AppContext> = async (app) =
     async (request, reply) => {
       // Only names we generated ourselves resolve; anything else (including `..`) is simply unknown.
       const logo = logos.byFileName(request.params.filename);
-      if (!logo) throw new ApiError(404, "NOT_FOUND", "Unknown solver logo");
+      if (!logo) throw new UnknownSolverLogoError();
       reply.header("cache-control", "public, max-age=31536000, immutable");
       reply.header("etag", logo.etag);
       if (request.headers["if-none-match"] === logo.etag) return reply.code(304).send(null);

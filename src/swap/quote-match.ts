@@ -1,7 +1,7 @@
 // Whether a quote submitted to POST /order is the stored entry, compared by meaning: addresses case-insensitively,
 // numbers by value, unknown keys ignored. Returns the differing fields.
 import type { z } from "zod";
-import type { ValidationIssue } from "../http/errors.ts";
+import type { ValidationIssue } from "../shared/errors.ts";
 import type { QuoteRow } from "./repository.ts";
 import type { SubmittedQuoteSchema } from "./schemas.ts";
 

@@ -4,25 +4,18 @@ import { randomUUID } from "node:crypto";
 import { reactorDomain } from "../chain/eip712.ts";
 import type { Request } from "../chain/order.ts";
 import { unixSeconds } from "../clock.ts";
-import { ApiError } from "../http/errors.ts";
 import { offeredLegs } from "../inventory/offer.ts";
 import type { Market } from "../market/market.ts";
 import type { SolverOutcome } from "../solvers/client.ts";
 import type { SolverQuoteRequest } from "../solvers/protocol.ts";
 import { type AuctionParticipant, type AuctionResult, rankQuotes, runAuction } from "./auction.ts";
+import { NoQuotesError } from "./errors.ts";
 import { type OutputWithAmount, splitOutputs } from "./outputs.ts";
 import type { QuoteRepository, SolverAnswerRow } from "./repository.ts";
 import type { QuoteRoundWriter } from "./round-writer.ts";
 import type { QuoteRequest, QuoteResponse } from "./schemas.ts";
 import { type QuoteTerms, resolveQuoteTerms } from "./terms.ts";
 import { signatureDataFor } from "./typed-data.ts";
-
-export class NoQuotesError extends ApiError {
-  override name = "NoQuotesError";
-  constructor(reason: string) {
-    super(404, "NO_QUOTES", "No quotes available", { reason });
-  }
-}
 
 /** The legs each eligible solver is offered now; solvers without a leg are left out. */
 export async function eligibleParticipants(

@@ -1,9 +1,16 @@
 // The swap-flow endpoints: POST /check_approval, POST /quote, POST /order. Each is validate → service → storage.
 import type { FastifySerializerCompiler } from "fastify";
 import { type FastifyPluginAsyncZod, serializerCompiler } from "fastify-type-provider-zod";
-import { SwapErrorSchema } from "../http/errors.ts";
+import { errorResponses, SwapErrorSchema } from "../http/errors.ts";
 import { publicBaseUrl } from "../http/public-url.ts";
 import type { Market } from "../market/market.ts";
+import {
+  InvalidSwapperSignatureError,
+  QuoteExpiredError,
+  QuoteMismatchError,
+  QuoteNotFoundError,
+  QuoteUnavailableError,
+} from "../orders/errors.ts";
 import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
 import { checkApproval } from "./approval-service.ts";
@@ -105,8 +112,13 @@ export const swapRoutes: FastifyPluginAsyncZod<SwapRoutesOptions> = async (app, 
         response: {
           200: OrderResponseSchema,
           400: SwapErrorSchema,
-          404: SwapErrorSchema,
-          409: SwapErrorSchema,
+          ...errorResponses(
+            QuoteNotFoundError,
+            QuoteExpiredError,
+            QuoteMismatchError,
+            InvalidSwapperSignatureError,
+            QuoteUnavailableError,
+          ),
         },
       },
     },

@@ -1,7 +1,8 @@
 // The checks of a quote request against the deployment that the schema alone cannot make, each with its own error.
 import type { Address } from "viem";
 import type { Deployment, InputTokenConfig, TokenConfig } from "../deployment/schema.ts";
-import { ApiError, ValidationError } from "../http/errors.ts";
+import type { ValidationIssue } from "../shared/errors.ts";
+import { InvalidOutputsError, UnsupportedChainError, UnsupportedTokenError } from "./errors.ts";
 import type { RequestedOutput } from "./outputs.ts";
 import type { QuoteRequest } from "./schemas.ts";
 
@@ -15,25 +16,13 @@ export interface QuoteTerms {
 
 export function assertChain(deployment: Pick<Deployment, "chainId">, chainId: number, field: string): void {
   if (chainId !== deployment.chainId) {
-    throw new ApiError(
-      400,
-      "UNSUPPORTED_CHAIN",
-      `${field} ${chainId} is not this deployment's chain ${deployment.chainId}`,
-      {
-        issues: [{ path: field, message: `must be ${deployment.chainId}` }],
-      },
-    );
+    throw new UnsupportedChainError(field, chainId, deployment.chainId);
   }
 }
 
 export function findInputToken(deployment: Pick<Deployment, "inputTokens">, address: Address, field: string) {
   const token = deployment.inputTokens.find((t) => t.address === address);
-  if (!token) {
-    throw new ApiError(400, "UNSUPPORTED_TOKEN", `${address} is not a supported input token`, {
-      token: address,
-      issues: [{ path: field, message: "not a supported input token" }],
-    });
-  }
+  if (!token) throw new UnsupportedTokenError(address, field, "input");
   return token;
 }
 
@@ -42,14 +31,9 @@ export function resolveQuoteTerms(deployment: Deployment, request: QuoteRequest)
   assertChain(deployment, request.tokenOutChainId, "tokenOutChainId");
   const tokenIn = findInputToken(deployment, request.tokenIn, "tokenIn");
   const tokenOut = deployment.outputTokens.find((t) => t.address === request.tokenOut);
-  if (!tokenOut) {
-    throw new ApiError(400, "UNSUPPORTED_TOKEN", `${request.tokenOut} is not a supported output token`, {
-      token: request.tokenOut,
-      issues: [{ path: "tokenOut", message: "not a supported output token" }],
-    });
-  }
+  if (!tokenOut) throw new UnsupportedTokenError(request.tokenOut, "tokenOut", "output");
 
-  const issues: Array<{ path: string; message: string }> = [];
+  const issues: ValidationIssue[] = [];
   request.outputs.forEach((output, index) => {
     if (output.token !== request.tokenOut)
       issues.push({ path: `outputs.${index}.token`, message: "must repeat tokenOut" });
@@ -64,7 +48,7 @@ export function resolveQuoteTerms(deployment: Deployment, request: QuoteRequest)
   const feeBps = request.outputs.reduce((sum, output) => sum + (output.portionBps ?? 0), 0);
   if (feeBps >= 10_000)
     issues.push({ path: "outputs", message: `portionBps must sum below 10000 (found ${feeBps})` });
-  if (issues.length > 0) throw new ValidationError("Invalid outputs", issues);
+  if (issues.length > 0) throw new InvalidOutputsError(issues);
 
   return {
     tokenIn,

@@ -1,0 +1,85 @@
+// The failures of POST /order (a quote that cannot become an order) and of GET /orders (a list request it cannot
+// answer).
+import type { Address } from "viem";
+import type { SignatureFault } from "../chain/signature-check.ts";
+import { BaseError, type ValidationIssue } from "../shared/errors.ts";
+
+/** No stored quote has this id (or it is not stored yet and did not arrive in time). */
+export class QuoteNotFoundError extends BaseError {
+  override name = "QuoteNotFoundError";
+  constructor(quoteId: string) {
+    super("Unknown quote id", { details: { quoteId } });
+  }
+}
+
+/** The quote's deadline has passed. */
+export class QuoteExpiredError extends BaseError {
+  override name = "QuoteExpiredError";
+  constructor(deadline: number) {
+    super("The quote has expired", { details: { deadline } });
+  }
+}
+
+/** The submitted quote is not the one issued under its id. */
+export class QuoteMismatchError extends BaseError {
+  override name = "QuoteMismatchError";
+  constructor(issues: ValidationIssue[]) {
+    super("The submitted quote differs from the quote issued", { details: { issues } });
+  }
+}
+
+/** The signature is not the swapper's over the quote's Request. */
+export class InvalidSwapperSignatureError extends BaseError {
+  override name = "InvalidSwapperSignatureError";
+  constructor(swapper: Address, reason: SignatureFault) {
+    super("The signature is not the swapper's over this quote's Request, in a form the Reactor accepts", {
+      details: { swapper, reason },
+    });
+  }
+}
+
+/** Why a valid quote can no longer become an order. */
+export type QuoteUnavailability =
+  | { reason: "nonce_used" }
+  | { reason: "no_solver"; solversAsked: number }
+  | { reason: "tokens_unsupported" };
+
+const UNAVAILABLE_MESSAGES: Record<QuoteUnavailability["reason"], string> = {
+  nonce_used: "The quote's nonce is already used on-chain",
+  no_solver: "No solver can honor this quote any more",
+  tokens_unsupported: "The quote's tokens are no longer supported by this deployment",
+};
+
+/** A quote that was valid but that the chain or the solvers can no longer honor. */
+export class QuoteUnavailableError extends BaseError {
+  override name = "QuoteUnavailableError";
+  readonly reason: QuoteUnavailability["reason"];
+  constructor(unavailability: QuoteUnavailability) {
+    // The reason picks the message; only the facts beside it (solversAsked) are details.
+    const { reason, ...details } = unavailability;
+    super(UNAVAILABLE_MESSAGES[reason], { details });
+    this.reason = reason;
+  }
+}
+
+/** GET /orders without any of the filters that bound the list. */
+export class MissingOrdersFilterError extends BaseError {
+  override name = "MissingOrdersFilterError";
+  constructor(filters: readonly string[]) {
+    super(`Give at least one of ${filters.join(", ")}`, {
+      details: {
+        issues: [{ path: "(query)", message: `at least one of ${filters.join(", ")} is required` }],
+      },
+    });
+  }
+}
+
+/** A `cursor` this API did not issue. */
+export class InvalidCursorError extends BaseError {
+  override name = "InvalidCursorError";
+  constructor() {
+    super("Invalid cursor", {
+      details: { issues: [{ path: "cursor", message: "not a cursor this API issued" }] },
+    });
+  }
+}
