@@ -52,8 +52,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const swapPlugins = swap
     ? [
         async (api: App) => {
-          await api.register(swapRoutes, { swap: swap.context, publicUrl: env.PUBLIC_URL });
-          await api.register(ordersRoutes, { database, clock: context.clock });
+          await api.register(swapRoutes, {
+            swap: swap.context,
+            orderEvents: swap.orderEvents,
+            publicUrl: env.PUBLIC_URL,
+          });
+          await api.register(ordersRoutes, { database, orderEvents: swap.orderEvents, clock: context.clock });
           await api.register(liquidityRoutes, { swap: swap.context });
           await api.register(discountRoutes, { service: swap.discounts.service });
         },

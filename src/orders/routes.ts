@@ -6,15 +6,22 @@ import { SwapErrorSchema } from "../http/errors.ts";
 import { logAsRoutine } from "../http/request-log.ts";
 import { listOrders, readShortList, wholeAnswer } from "./list.ts";
 import { isOpenOrdersPoll, OpenOrdersCache } from "./open-orders-cache.ts";
-import { OrderChanges } from "./order-changes.ts";
+import type { OrderEvents } from "./order-events.ts";
 import { type OrdersQuery, OrdersQuerySchema, OrdersResponseSchema } from "./schemas.ts";
 
-export const ordersRoutes: FastifyPluginAsyncZod<{ database: Database; clock?: Clock }> = async (
+export interface OrdersRoutesOptions {
+  database: Database;
+  /** This process's order changes: a kept open-orders answer is dropped at each. */
+  orderEvents: OrderEvents;
+  clock?: Clock;
+}
+
+export const ordersRoutes: FastifyPluginAsyncZod<OrdersRoutesOptions> = async (
   app,
-  { database, clock = systemClock },
+  { database, orderEvents, clock = systemClock },
 ) => {
   const openOrders = new OpenOrdersCache((query) => readShortList(database, query), clock);
-  const unsubscribe = OrderChanges.of(database).subscribe(() => openOrders.invalidate());
+  const unsubscribe = orderEvents.subscribe(() => openOrders.invalidate());
   app.addHook("onClose", async () => {
     unsubscribe();
   });

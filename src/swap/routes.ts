@@ -4,6 +4,7 @@ import { type FastifyPluginAsyncZod, serializerCompiler } from "fastify-type-pro
 import { SwapErrorSchema } from "../http/errors.ts";
 import { publicBaseUrl } from "../http/public-url.ts";
 import type { Market } from "../market/market.ts";
+import type { OrderEvents } from "../orders/order-events.ts";
 import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
 import { checkApproval } from "./approval-service.ts";
@@ -22,6 +23,8 @@ import {
 
 export interface SwapRoutesOptions {
   swap: Market;
+  /** Where a created order is published. */
+  orderEvents: OrderEvents;
   publicUrl?: string;
 }
 
@@ -36,7 +39,10 @@ function quoteSerializerCompiler<Schema>(routeSchema: Parameters<FastifySerializ
   return serializerCompiler(routeSchema as unknown as Parameters<typeof serializerCompiler>[0]);
 }
 
-export const swapRoutes: FastifyPluginAsyncZod<SwapRoutesOptions> = async (app, { swap, publicUrl }) => {
+export const swapRoutes: FastifyPluginAsyncZod<SwapRoutesOptions> = async (
+  app,
+  { swap, orderEvents, publicUrl },
+) => {
   const quoteRepository = new QuoteRepository(swap.database);
   const roundWriter = new QuoteRoundWriter({
     save: (rounds) => quoteRepository.saveQuoteRounds(rounds),
@@ -52,7 +58,7 @@ export const swapRoutes: FastifyPluginAsyncZod<SwapRoutesOptions> = async (app, 
   const orderService = new OrderService(
     swap,
     quoteRepository,
-    new OrderRepository(swap.database),
+    new OrderRepository(swap.database, orderEvents),
     quoteLookup,
   );
   // Rounds answered but not yet stored are written before the database closes.

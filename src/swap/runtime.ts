@@ -14,6 +14,7 @@ import { ReactorIndexer } from "../indexer/indexer.ts";
 import { InventorySource } from "../inventory/source.ts";
 import type { Logger } from "../logger.ts";
 import { type DiscountOffers, type Market, reactorRef } from "../market/market.ts";
+import { OrderEvents } from "../orders/order-events.ts";
 import { SolverDirectory } from "../solvers/directory.ts";
 import { SolverLogoStore } from "../solvers/logos.ts";
 import { RandomNoncePool } from "./nonces.ts";
@@ -46,6 +47,8 @@ export interface SwapRuntime {
   publicClient: ChainPublicClient;
   blocks: BlockTracker;
   indexer: ReactorIndexer;
+  /** This process's order changes: written by POST /order and the indexer, read by GET /orders. */
+  orderEvents: OrderEvents;
   /** Signed discounts: the store, POST /discount, the internal solvers' API and the expiry worker. */
   discounts: DiscountRuntime;
   /** Binds the stored swap state to this chain (resetting it if the chain changed), then starts the workers. */
@@ -102,6 +105,7 @@ export function createSwapRuntime(options: SwapRuntimeOptions): SwapRuntime {
     logger: options.logger,
     newNonce: () => nonces.next(),
   };
+  const orderEvents = new OrderEvents();
   const indexer = new ReactorIndexer({
     database: options.database,
     client: publicClient,
@@ -109,6 +113,7 @@ export function createSwapRuntime(options: SwapRuntimeOptions): SwapRuntime {
     ...(deployment.multicall ? { multicall: deployment.multicall } : {}),
     confirmationDepth: deployment.confirmationDepth,
     startBlock: BigInt(deployment.startBlock),
+    orderEvents,
     clock: options.clock,
     logger: options.logger.child({ worker: "indexer" }),
     pollIntervalMs: options.indexerPollIntervalMs ?? 1000,
@@ -118,13 +123,14 @@ export function createSwapRuntime(options: SwapRuntimeOptions): SwapRuntime {
     publicClient,
     blocks,
     indexer,
+    orderEvents,
     discounts,
     async start() {
       const identity = options.chainIdentity ?? {
         chainId: deployment.chainId,
         blockHash: (await publicClient.getBlock({ blockNumber: 0n })).hash,
       };
-      await ensureChainIdentity(options.database, identity, options.logger);
+      await ensureChainIdentity(options.database, identity, options.logger, orderEvents);
       blocks.start();
       if (options.indexer ?? true) indexer.start();
       discounts.worker.start();

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
+import { OrderEvents } from "../../src/orders/order-events.ts";
 import { ordersRoutes } from "../../src/orders/routes.ts";
 import { captureLogs } from "../reference-solver/support.ts";
 import { createTestDatabase } from "../support/db.ts";
@@ -20,7 +21,7 @@ describe("GET /orders request lines", () => {
       {
         plugins: [
           async (api) => {
-            await api.register(ordersRoutes, { database });
+            await api.register(ordersRoutes, { database, orderEvents: new OrderEvents() });
           },
         ],
       },

@@ -139,8 +139,8 @@ export async function createSwapTestApp(
     {
       plugins: [
         async (api) => {
-          await api.register(swapRoutes, { swap: runtime.context });
-          await api.register(ordersRoutes, { database });
+          await api.register(swapRoutes, { swap: runtime.context, orderEvents: runtime.orderEvents });
+          await api.register(ordersRoutes, { database, orderEvents: runtime.orderEvents });
           await api.register(liquidityRoutes, { swap: runtime.context });
           await api.register(discountRoutes, { service: runtime.discounts.service });
         },
