@@ -8,37 +8,28 @@ import { type Database, openDatabase } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { PAGE_SIZE } from "../../src/orders/list.ts";
 import { OPEN_ORDERS_MAX_AGE_MS } from "../../src/orders/open-orders-cache.ts";
-import { OrderEvents } from "../../src/orders/order-events.ts";
+import type { OrderEvents } from "../../src/orders/order-events.ts";
 import { type NewOrder, OrderRepository } from "../../src/orders/repository.ts";
-import { ordersRoutes } from "../../src/orders/routes.ts";
 import { OrderRecordSchema, OrdersResponseSchema } from "../../src/orders/schemas.ts";
 import { OrderSettlement } from "../../src/orders/settlement.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { hex, newOrder } from "../support/order-rows.ts";
 import { changeOrderStatus } from "../support/orders.ts";
-import { createTestServer } from "../support/server.ts";
+import { createTestServer, unstartedDeployment } from "../support/server.ts";
 
 describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
   let database: Database;
   let app: App;
   let repository: OrderRepository;
   const clock = new ManualClock(Date.UTC(2026, 5, 1));
-  // This process's order events: the routes' cache and the test's writes share them.
-  const orderEvents = new OrderEvents();
+  // This process's order events: the server's cache and the test's writes share them.
+  let orderEvents: OrderEvents;
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    ({ app } = await createTestServer(
-      database,
-      { clock },
-      {
-        plugins: [
-          async (api) => {
-            await api.register(ordersRoutes, { database, orderEvents, clock });
-          },
-        ],
-      },
-    ));
+    const server = await createTestServer(database, { clock, deployment: unstartedDeployment() });
+    app = server.app;
+    orderEvents = server.sluice.parts.orderEvents;
     repository = new OrderRepository(database, orderEvents);
   });
   afterAll(async () => {
@@ -156,22 +147,11 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
       const url = new URL(process.env.TEST_DATABASE_URL!);
       url.pathname = `/${current!.name}`;
       const otherDatabase = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 2 });
-      const { app: other } = await createTestServer(
-        otherDatabase,
-        { clock },
-        {
-          plugins: [
-            async (api) => {
-              // Another process: its own order events, which nothing here publishes to.
-              await api.register(ordersRoutes, {
-                database: otherDatabase,
-                orderEvents: new OrderEvents(),
-                clock,
-              });
-            },
-          ],
-        },
-      );
+      // Another process: its own order events, which nothing here publishes to.
+      const { app: other } = await createTestServer(otherDatabase, {
+        clock,
+        deployment: unstartedDeployment(),
+      });
       try {
         const poll = async () => {
           const response = await other.inject({

@@ -21,7 +21,7 @@ import {
 import { signRequest } from "../../src/chain/order.ts";
 import type { Database } from "../../src/db/client.ts";
 import { DEV_MNEMONIC } from "../../src/devnet/deploy.ts";
-import { INTERNAL_API_PREFIX } from "../../src/discounts/internal-routes.ts";
+import { INTERNAL_API_PREFIX } from "../../src/http/route.ts";
 import type { App } from "../../src/http/server.ts";
 import type { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrdersResponseSchema } from "../../src/orders/schemas.ts";
