@@ -87,19 +87,21 @@ export interface Sluice {
 }
 
 export async function buildSluice(options: SluiceOptions): Promise<Sluice> {
+  const database = options.database ?? (await openServerDatabase(options.env, options.logger));
+  const closeDatabase = options.closeDatabase ?? options.database === undefined;
+  try {
+    if (!options.databasePrepared) await prepareDatabase(database, options.env, options.logger);
+    return await compose(options, database, closeDatabase);
+  } catch (error) {
+    // A database this Sluice would close on stop is closed when it cannot be built, too.
+    if (closeDatabase) await database.close().catch(() => {});
+    throw error;
+  }
+}
+
+async function compose(options: SluiceOptions, database: Database, closeDatabase: boolean): Promise<Sluice> {
   const { env, logger } = options;
   const clock = options.clock ?? systemClock;
-  const database = options.database ?? (await openServerDatabase(env, logger));
-  const closeDatabase = options.closeDatabase ?? options.database === undefined;
-  if (!options.databasePrepared) {
-    try {
-      await prepareDatabase(database, env, logger);
-    } catch (error) {
-      if (closeDatabase) await database.close().catch(() => {});
-      throw error;
-    }
-  }
-
   const lifecycle = new Lifecycle();
   const solverLogos = new SolverLogoStore();
   const orderEvents = new OrderEvents();
