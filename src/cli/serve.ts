@@ -1,16 +1,13 @@
 // `sluice serve`: with DEPLOYMENT and/or DEPLOYMENT_FILE, the API on that deployment (validated, secrets from the
 // environment); with neither, the local devnet and the API on it (what `npm start` runs).
 import type { Command } from "commander";
-import { systemClock } from "../clock.ts";
+import { startDevnetSluice } from "../app/devnet.ts";
+import { buildSluice, type Sluice } from "../app/sluice.ts";
 import { type Env, readEnv } from "../config/env.ts";
 import { loadDeployment } from "../deployment/load.ts";
 import { readDeploymentSecrets } from "../deployment/secrets.ts";
 import { devnetBanner, devnetFacts } from "../devnet/banner.ts";
-import { devRoutes } from "../devnet/dev-routes.ts";
-import { startDevnetService } from "../devnet/service.ts";
 import { createLogger, type Logger } from "../logger.ts";
-import { type Service, startService } from "../service.ts";
-import { createSwapRuntime } from "../swap/runtime.ts";
 import { stopOnSignalsOrOrphaning } from "./lifetime.ts";
 
 export function registerServeCommand(program: Command): void {
@@ -36,35 +33,31 @@ export function registerServeCommand(program: Command): void {
  * The API on a configured deployment. An invalid deployment or a missing secret throws InvalidDeploymentError
  * (naming each field and the reason) before anything starts; the CLI prints it and exits non-zero.
  */
-export async function serveDeployment(env: Env, logger: Logger): Promise<Service> {
+export async function serveDeployment(env: Env, logger: Logger): Promise<Sluice> {
   const deployment = loadDeployment({
     ...(env.DEPLOYMENT ? { network: env.DEPLOYMENT } : {}),
     ...(env.DEPLOYMENT_FILE ? { file: env.DEPLOYMENT_FILE } : {}),
   });
   const secrets = readDeploymentSecrets(deployment, process.env);
-  return startService({
-    env,
-    logger,
-    swap: (database) => createSwapRuntime({ deployment, ...secrets, database, clock: systemClock, logger }),
-    // Mounted so that a client calling a dev helper here learns why it is refused (403 DEV_ONLY).
-    serverOptions: {
-      plugins: [
-        async (api) => {
-          await api.register(devRoutes, { deployment });
-        },
-      ],
-    },
-  });
+  // No faucet: a client calling a dev helper here learns why it is refused (403 DEV_ONLY).
+  const sluice = await buildSluice({ env, logger, deployment: { deployment, ...secrets } });
+  try {
+    await sluice.start();
+  } catch (error) {
+    await sluice.stop().catch(() => {});
+    throw error;
+  }
+  return sluice;
 }
 
 /**
  * The devnet and the API on it. Its facts go to the terminal as a banner, and to the log as one line when the log
  * is not a terminal (a file, a pipe, a log collector).
  */
-export async function serveDevnet(env: Env, logger: Logger): Promise<Service> {
-  const devnet = await startDevnetService({ env, logger });
+export async function serveDevnet(env: Env, logger: Logger): Promise<Sluice> {
+  const devnet = await startDevnetSluice({ env, logger });
   const facts = devnetFacts(devnet);
   if (process.stderr.isTTY) process.stderr.write(devnetBanner(facts));
   if (!process.stdout.isTTY) logger.info(facts, "devnet ready");
-  return devnet.service;
+  return devnet.sluice;
 }

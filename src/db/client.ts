@@ -14,6 +14,8 @@ import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** The handle `db.transaction` passes to its callback: writes that commit or roll back together. */
+export type DbTransaction = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export type DatabaseKind = "pglite" | "postgres";
 

@@ -2,7 +2,17 @@
 // was deployed, the demo discount and the demo accounts with their keys (anvil's public dev keys: local only). On a
 // terminal it is a human-readable banner; when the output goes to a file or a pipe, the same facts are one
 // structured log line (`devnet ready`), so a log holds them in one place.
-import type { DevnetService } from "./service.ts";
+import type { DemoDiscount } from "../demo/discount.ts";
+import type { BundledSolvers, DevnetChain } from "./devnet.ts";
+
+/** What a devnet run is made of, as the facts need it. */
+export interface DevnetRun {
+  /** The API's base URL, e.g. `http://127.0.0.1:8080/api/v1`. */
+  apiUrl: string;
+  chain: DevnetChain;
+  bundled: BundledSolvers;
+  demoDiscount: DemoDiscount | null;
+}
 
 export interface DevnetFacts {
   apiUrl: string;
@@ -33,12 +43,12 @@ export interface DevnetFacts {
   demoAccounts: Array<{ address: string; privateKey: string }>;
 }
 
-export function devnetFacts({ service, chain, bundled, demoDiscount }: DevnetService): DevnetFacts {
+export function devnetFacts({ apiUrl, chain, bundled, demoDiscount }: DevnetRun): DevnetFacts {
   const { deployment } = bundled;
   return {
-    apiUrl: service.apiUrl,
-    docsUrl: `${service.apiUrl}/docs`,
-    faucetUrl: `${service.apiUrl}/dev/faucet`,
+    apiUrl,
+    docsUrl: `${apiUrl}/docs`,
+    faucetUrl: `${apiUrl}/dev/faucet`,
     rpcUrl: chain.rpcUrl,
     chainId: chain.chainId,
     contracts: {

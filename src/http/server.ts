@@ -1,33 +1,25 @@
-// Builds the Fastify application: request ids, logging, metrics, CORS, the two error envelopes, the
-// OpenAPI document and every domain's routes under /api/v1.
+// Builds the Fastify application: request ids, logging, metrics, CORS, the two error envelopes and the OpenAPI
+// document, then mounts the route table (routes.ts) it is given.
 import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
-  type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
   LogController,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
 } from "fastify";
 import {
   hasZodFastifySchemaValidationErrors,
   serializerCompiler,
   validatorCompiler,
-  type ZodTypeProvider,
 } from "fastify-type-provider-zod";
+import type { Clock } from "../clock.ts";
 import { asDatabaseUnavailable } from "../db/unavailable.ts";
-import { pointsRoutes } from "../points/routes.ts";
-import { registryRoutes } from "../registry/routes.ts";
-import { solverLogoRoutes } from "../solvers/logo-routes.ts";
+import type { Logger } from "../logger.ts";
 import { boundClose } from "./bounded-close.ts";
 import { createClientErrorHandler } from "./client-errors.ts";
-import type { AppContext } from "./context.ts";
 import { errorAnswer } from "./error-table.ts";
 import {
   DATABASE_UNAVAILABLE_MESSAGE,
@@ -36,36 +28,35 @@ import {
   swapBody,
   type ValidationIssue,
 } from "./errors.ts";
-import { healthRoutes } from "./health.ts";
-import { createHttpMetrics } from "./metrics.ts";
-import { API_PREFIX, openApiOptions } from "./openapi.ts";
+import type { HttpMetrics } from "./metrics.ts";
+import { openApiOptions } from "./openapi.ts";
 import { requestLogLevel } from "./request-log.ts";
+import type { App, RouteEntry } from "./route.ts";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, timeoutCheckIntervalMs } from "./timeouts.ts";
+import type { SluiceTypeProvider } from "./type-provider.ts";
 
-export { API_PREFIX, API_VERSION } from "./openapi.ts";
+export { API_VERSION } from "./openapi.ts";
+export type { App } from "./route.ts";
+export { API_PREFIX, INTERNAL_API_PREFIX } from "./route.ts";
 
 export interface ServerOptions {
-  /** Extra route plugins under /api/v1 (the swap flow, dev helpers, tests). */
-  plugins?: Array<(app: FastifyInstance) => Promise<void>>;
-  collectProcessMetrics?: boolean;
+  clock: Clock;
+  logger: Logger;
+  /** Counted by every answer, served by /metrics. */
+  metrics: HttpMetrics;
+  /** The route table (routes.ts): every entry is mounted, in order. */
+  routes: readonly RouteEntry[];
   /** Client and shutdown timeouts; each one not given is DEFAULT_HTTP_TIMEOUTS'. */
   timeouts?: Partial<HttpTimeouts>;
 }
 
-/** The application type route plugins and tests work with. */
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
-
-export async function buildServer(context: AppContext, options: ServerOptions = {}): Promise<App> {
+/** The server, its routes mounted; not listening (the composition root's start() listens). */
+export async function buildServer(options: ServerOptions): Promise<App> {
+  const { clock, logger, metrics } = options;
+  const context = { clock };
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
-  const metrics = createHttpMetrics({ collectProcessMetrics: options.collectProcessMetrics ?? false });
   const app = Fastify({
-    loggerInstance: context.logger as FastifyBaseLogger,
+    loggerInstance: logger as FastifyBaseLogger,
     // A fresh id per attempt; an inbound X-Request-Id is not trusted as ours.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -84,8 +75,8 @@ export async function buildServer(context: AppContext, options: ServerOptions = 
     connectionTimeout: timeouts.idleMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     clientErrorHandler: createClientErrorHandler({
-      clock: context.clock,
-      logger: context.logger,
+      clock,
+      logger,
       onAnswered: (status) => metrics.requests.inc({ method: "", route: "(client error)", status }),
     }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -94,11 +85,11 @@ export async function buildServer(context: AppContext, options: ServerOptions = 
       reply.header("x-request-id", request.id);
       return sendError(error, request, reply, context);
     },
-  }).withTypeProvider<ZodTypeProvider>();
+  }).withTypeProvider<SluiceTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  boundClose(app, timeouts.shutdownMs, context.logger);
+  boundClose(app, timeouts.shutdownMs, logger);
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -134,32 +125,16 @@ export async function buildServer(context: AppContext, options: ServerOptions = 
     return reply.code(404).send(swapBody(404, "NOT_FOUND", "Not found", undefined, context.clock.now()));
   });
 
-  app.get("/metrics", { schema: { hide: true } }, async (_request, reply) => {
-    reply.header("content-type", metrics.registry.contentType);
-    return metrics.registry.metrics();
-  });
-
-  await app.register(
-    async (api) => {
-      api.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
-      await api.register(healthRoutes, context);
-      await api.register(registryRoutes, context);
-      await api.register(pointsRoutes, context);
-      await api.register(solverLogoRoutes, context);
-      for (const plugin of options.plugins ?? []) await api.register(plugin);
-    },
-    { prefix: API_PREFIX },
-  );
-
-  await app.register(swaggerUi, {
-    routePrefix: `${API_PREFIX}/docs`,
-    uiConfig: { url: `${API_PREFIX}/openapi.json`, deepLinking: true },
-  });
-
+  for (const entry of options.routes) entry.mount(app);
   return app;
 }
 
-function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, context: AppContext) {
+function sendError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: { clock: Clock },
+) {
   const partner = isPartnerPath(request.url);
   const now = context.clock.now();
 

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import { OrderChanges } from "../orders/order-changes.ts";
+import type { OrderEvents } from "../orders/order-events.ts";
 
 export interface ChainIdentity {
   chainId: number;
@@ -32,11 +32,15 @@ const CHAIN_BOUND_TABLES = [
   "discounts",
 ];
 
-/** Makes the stored swap state belong to `identity`; returns whether it had to be reset. */
+/**
+ * Makes the stored swap state belong to `identity`; returns whether it had to be reset. A reset is published to
+ * `orderEvents` once committed.
+ */
 export async function ensureChainIdentity(
   database: Database,
   identity: ChainIdentity,
   logger: Logger,
+  orderEvents: OrderEvents,
 ): Promise<boolean> {
   const reset = await database.db.transaction(async (tx) => {
     // Serialises replicas starting together.
@@ -64,6 +68,6 @@ export async function ensureChainIdentity(
     return Boolean(stored);
   });
   // The reset emptied the orders table: this process's order readers must not keep answering from before it.
-  if (reset) OrderChanges.of(database).committed();
+  if (reset) orderEvents.publish([{ kind: "reset" }]);
   return reset;
 }

@@ -6,9 +6,7 @@
 import { hostname } from "node:os";
 import { sql } from "drizzle-orm";
 import { ADVISORY_LOCKS } from "../db/advisory-locks.ts";
-import type { Database, Db, SessionLock } from "../db/client.ts";
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+import type { Database, DbTransaction, SessionLock } from "../db/client.ts";
 
 export class IndexerLeaseLostError extends Error {
   override name = "IndexerLeaseLostError";
@@ -65,7 +63,7 @@ export class IndexerLease {
    * The first statement of every indexer transaction: throws IndexerLeaseLostError (rolling the transaction back) unless
    * the stored epoch is still this lease's. The row stays share-locked until the transaction ends.
    */
-  async check(tx: Tx): Promise<void> {
+  async check(tx: DbTransaction): Promise<void> {
     const lost = this.lost;
     if (lost) throw new IndexerLeaseLostError(this.epoch, lost);
     const result = (await tx.execute(

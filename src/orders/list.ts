@@ -1,13 +1,13 @@
 // GET /orders answers `{requestId, orders, cursor}`. A list shorter than a page (one order, a swapper's history, a
 // solver's open orders: the usual answers) is read in one query and sent as one buffer; a longer one is a keyset
 // scan whose pages are written as they arrive, so a list of any length streams in flat memory.
-import { Readable } from "node:stream";
 import type { Database } from "../db/client.ts";
+import { type JsonBytes, type JsonText, jsonStream, writtenAsJson } from "../shared/json-text.ts";
 import { type Cursor, decodeCursor, encodeCursor } from "./cursor.ts";
 import { MissingOrdersFilterError } from "./errors.ts";
 import { orderJson, ordersJson } from "./order-json.ts";
 import { type OrderListRow, readPage } from "./page-query.ts";
-import type { OrdersQuery } from "./schemas.ts";
+import type { OrdersQuery, OrdersResponse } from "./schemas.ts";
 
 export const PAGE_SIZE = 1000;
 const STREAM_PIECE_CHARS = 64 * 1024;
@@ -36,8 +36,8 @@ function cursorAfter(rows: readonly OrderListRow[]): Cursor | undefined {
 }
 
 /** A whole answer (nothing follows) around the inside of its `orders` array. */
-export function wholeAnswer(requestId: string, orders: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(answerHead(requestId)), orders, LAST_PAGE_TAIL]);
+export function wholeAnswer(requestId: string, orders: Buffer): JsonBytes<OrdersResponse> {
+  return writtenAsJson(Buffer.concat([Buffer.from(answerHead(requestId)), orders, LAST_PAGE_TAIL]));
 }
 
 /**
@@ -57,7 +57,7 @@ export async function listOrders(
   database: Database,
   query: OrdersQuery,
   requestId: string,
-): Promise<Buffer | Readable> {
+): Promise<JsonText<OrdersResponse>> {
   assertHasFilter(query);
   const after = query.cursor ? decodeCursor(query.cursor) : undefined;
   if (query.limit !== undefined) {
@@ -66,11 +66,11 @@ export async function listOrders(
     const page = rows.slice(0, query.limit);
     const next = rows.length > query.limit ? cursorAfter(page) : undefined;
     const cursor = next ? JSON.stringify(encodeCursor(next)) : "null";
-    return Buffer.from(`${answerHead(requestId)}${ordersJson(page)}],"cursor":${cursor}}`);
+    return writtenAsJson(Buffer.from(`${answerHead(requestId)}${ordersJson(page)}],"cursor":${cursor}}`));
   }
   const first = await readPage(database, query, after, PAGE_SIZE);
   if (first.length < PAGE_SIZE) return wholeAnswer(requestId, Buffer.from(ordersJson(first)));
-  return Readable.from(streamPages(database, query, requestId, first), { objectMode: false });
+  return jsonStream(writtenAsJson<OrdersResponse>(streamPages(database, query, requestId, first)));
 }
 
 /**

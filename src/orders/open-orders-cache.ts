@@ -1,6 +1,6 @@
 // Each solver polls GET /orders?solverId=…&orderStatus=open all the time, and the answer changes only when an order
 // is created or changes status. So the orders of that answer are kept pre-serialized, per solver and ordering:
-// - a write in this process (OrderChanges) drops every kept answer, and a read that started before the write
+// - a write in this process (an OrderEvents event) drops every kept answer, and a read that started before the write
 //   neither serves a request that starts after it nor is kept;
 // - a write by another replica sharing the database is not signalled here: a kept answer is served only for
 //   `maxAgeMs` after the read that made it started, so it shows within that bound. Re-reading the solver's

@@ -1,31 +1,19 @@
-// Writes of orders: creation decided by the quote id's unique constraint, attempts, and status changes that are
-// written once each, together with their history row. Each committed change is signalled to this process's order
-// readers (OrderChanges).
-import { and, eq, sql } from "drizzle-orm";
-import type { Database, Db } from "../db/client.ts";
-import { OrderChanges } from "./order-changes.ts";
-import { type OrderStatus, orderAttempts, orderStatusHistory, orders, type SettledAmount } from "./tables.ts";
+// Orders as POST /order sees them: creation decided by the quote id's unique constraint (published to OrderEvents once
+// committed), the calls that reached an existing order, and reads by id. What the chain does to orders is in
+// settlement.ts.
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import type { OrderEvents } from "./order-events.ts";
+import { orderAttempts, orderStatusHistory, orders } from "./tables.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 export type NewOrder = typeof orders.$inferInsert;
 
-export interface StatusChange {
-  orderId: string;
-  from: OrderStatus;
-  to: OrderStatus;
-  reason: string;
-  blockNumber?: bigint;
-  txHash?: string | null;
-  settledAmounts?: SettledAmount[];
-  at: Date;
-}
-
 export class OrderRepository {
-  readonly #changes: OrderChanges;
-
-  constructor(private readonly database: Database) {
-    this.#changes = OrderChanges.of(database);
-  }
+  constructor(
+    private readonly database: Database,
+    private readonly events: OrderEvents,
+  ) {}
 
   async findByQuoteId(quoteId: string): Promise<OrderRow | undefined> {
     const rows = await this.database.db.select().from(orders).where(eq(orders.quoteId, quoteId)).limit(1);
@@ -54,57 +42,27 @@ export class OrderRepository {
         .onConflictDoNothing({ target: orders.quoteId })
         .returning();
       const row = rows[0];
-      if (row) {
-        await tx.insert(orderStatusHistory).values({
+      if (!row) return undefined;
+      const [history] = await tx
+        .insert(orderStatusHistory)
+        .values({
           orderId: row.orderId,
           fromStatus: null,
           toStatus: "open",
           reason: "created",
           createdAt: order.createdAt,
-        });
-      }
-      return row;
+        })
+        .returning({ id: orderStatusHistory.id });
+      return { row, eventId: history!.id };
     });
     if (inserted) {
-      this.#changes.committed();
-      return { order: inserted, created: true };
+      const { row, eventId } = inserted;
+      this.events.publish([{ kind: "status", eventId, orderId: row.orderId, from: null, to: "open" }]);
+      return { order: row, created: true };
     }
     const winner = await this.findByQuoteId(order.quoteId);
     if (!winner) throw new Error(`order for quote ${order.quoteId} vanished after a conflict`);
     return { order: winner, created: false };
-  }
-
-  /**
-   * Applies a status change if the order is still in `from` (a compare-and-set, so concurrent writers cannot
-   * record the same change twice). Returns whether it applied. Inside a caller's transaction (`tx`), the caller
-   * signals `OrderChanges.committed()` once it has committed.
-   */
-  async changeStatus(
-    change: StatusChange,
-    tx: Pick<Db, "update" | "insert"> = this.database.db,
-  ): Promise<boolean> {
-    const updated = await tx
-      .update(orders)
-      .set({
-        status: change.to,
-        updatedAt: change.at,
-        ...(change.txHash !== undefined ? { txHash: change.txHash } : {}),
-        ...(change.settledAmounts !== undefined ? { settledAmounts: change.settledAmounts } : {}),
-      })
-      .where(and(eq(orders.orderId, change.orderId), eq(orders.status, change.from)))
-      .returning({ orderId: orders.orderId });
-    if (updated.length === 0) return false;
-    await tx.insert(orderStatusHistory).values({
-      orderId: change.orderId,
-      fromStatus: change.from,
-      toStatus: change.to,
-      reason: change.reason,
-      blockNumber: change.blockNumber ?? null,
-      txHash: change.txHash ?? null,
-      createdAt: change.at,
-    });
-    if (tx === this.database.db) this.#changes.committed();
-    return true;
   }
 
   async history(orderId: string) {

@@ -116,3 +116,4 @@ export const OrdersResponseSchema = z
       .meta({ description: "Opaque; pass it back to get the next page; null when nothing follows" }),
   })
   .meta({ id: "OrdersResponse" });
+export type OrdersResponse = z.output<typeof OrdersResponseSchema>;

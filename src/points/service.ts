@@ -3,6 +3,7 @@
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import { GenerationCache } from "../db/generations.ts";
+import { type JsonBytes, type JsonPieces, jsonBytes, writtenAsJson } from "../shared/json-text.ts";
 import { LruCache } from "../shared/lru.ts";
 import { NoPointsDataError, UnknownVaultError } from "./errors.ts";
 import {
@@ -12,7 +13,7 @@ import {
   VAULT_RECEIVERS_PIECE,
   type VaultAmount,
 } from "./repository.ts";
-import type { PointsByReceiverType, PointsByVault } from "./schemas.ts";
+import type { PointsByReceiver, PointsByReceiverType, PointsByVault } from "./schemas.ts";
 import { compareText, type SnapshotIndex, type SnapshotRef } from "./snapshot-index.ts";
 
 export interface PointsServiceOptions {
@@ -30,16 +31,16 @@ export interface PointsServiceOptions {
 interface PointsView {
   index: SnapshotIndex;
   /** Keyed by snapshot set: JSON of the total routes, encoded once (a large body is not re-encoded per send). */
-  totals: LruCache<string, Buffer>;
+  totals: LruCache<string, JsonBytes<PointsByVault[]>>;
   /** Keyed by vault and snapshot set: JSON of the vault-at-block route. */
-  vaultTypes: LruCache<string, Buffer>;
+  vaultTypes: LruCache<string, JsonBytes<PointsByReceiverType[]>>;
   /** Keyed by vault and snapshot set: the vault's total per snapshot, heading its streamed list. */
   vaultTotals: LruCache<string, SnapshotAmount[]>;
   /**
    * Keyed by receiver: JSON of the receiver's current points. Snapshots never change, so an answer stays right for
    * the whole generation; dashboards poll the same receivers, and a hit costs no database round trip.
    */
-  receivers: LruCache<string, Buffer>;
+  receivers: LruCache<string, JsonBytes<PointsByVault[]>>;
 }
 
 export class PointsService {
@@ -71,7 +72,7 @@ export class PointsService {
   }
 
   /** GET /points/receiver/{address}/current: the receiver's points per vault, per points type, as JSON. */
-  async receiverCurrent(receiver: string): Promise<Buffer> {
+  async receiverCurrent(receiver: string): Promise<JsonBytes<PointsByVault[]>> {
     const { index, receivers } = await this.#view();
     const cached = receivers.get(receiver);
     if (cached !== undefined) return cached;
@@ -80,26 +81,26 @@ export class PointsService {
       receiver,
       snapshots.map((snapshot) => snapshot.id),
     );
-    const json = Buffer.from(JSON.stringify(byVaultRecords(snapshots, rows)));
+    const json = jsonBytes(byVaultRecords(snapshots, rows));
     receivers.set(receiver, json);
     return json;
   }
 
   /** GET /points/total/current and /points/total/{blockNumber}: every vault's total, per points type. */
-  async totals(blockNumber: number | "current"): Promise<Buffer> {
+  async totals(blockNumber: number | "current"): Promise<JsonBytes<PointsByVault[]>> {
     const view = await this.#view();
     const snapshots = chooseSnapshots(view.index, blockNumber);
     const key = snapshotSetKey(snapshots);
     const cached = view.totals.get(key);
     if (cached !== undefined) return cached;
     const rows = await this.repository.vaultTotals(snapshots.map((snapshot) => snapshot.id));
-    const json = Buffer.from(JSON.stringify(byVaultRecords(snapshots, rows)));
+    const json = jsonBytes(byVaultRecords(snapshots, rows));
     view.totals.set(key, json);
     return json;
   }
 
   /** GET /points/vault/{address}/{blockNumber}: the vault's points per receiver type, per points type. */
-  async vaultByReceiverType(vault: string, blockNumber: number): Promise<Buffer> {
+  async vaultByReceiverType(vault: string, blockNumber: number): Promise<JsonBytes<PointsByReceiverType[]>> {
     const view = await this.#view();
     await this.#requireKnownVault(view.index, vault);
     const snapshots = view.index.nearest(blockNumber);
@@ -110,7 +111,7 @@ export class PointsService {
       vault,
       snapshots.map((snapshot) => snapshot.id),
     );
-    const json = Buffer.from(JSON.stringify(byReceiverTypeRecords(snapshots, rows)));
+    const json = jsonBytes(byReceiverTypeRecords(snapshots, rows));
     view.vaultTypes.set(key, json);
     return json;
   }
@@ -121,7 +122,7 @@ export class PointsService {
    * written as they come; each record's total is the precomputed vault total, known before its items.
    * Errors (unknown vault, no data) are thrown here, before any byte is written.
    */
-  async vaultByReceiver(vault: string): Promise<AsyncIterable<string>> {
+  async vaultByReceiver(vault: string): Promise<JsonPieces<PointsByReceiver[]>> {
     const view = await this.#view();
     await this.#requireKnownVault(view.index, vault);
     const snapshots = view.index.current();
@@ -139,7 +140,8 @@ export class PointsService {
       const total = totalBySnapshot.get(snapshot.id);
       return total === undefined ? [] : [{ snapshot, total }];
     });
-    return this.#streamReceivers(vault, records);
+    // Written key by key in PointsByReceiverSchema's order (#streamReceivers); the tests validate the whole list.
+    return writtenAsJson<PointsByReceiver[]>(this.#streamReceivers(vault, records));
   }
 
   async *#streamReceivers(

@@ -4,24 +4,21 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
+import { type JsonBytes, writtenAsJson } from "../shared/json-text.ts";
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 export type ContentEncoding = "br" | "gzip";
 
-const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
-
 export class PreparedJson<T> {
-  /** Only the type: the value these bytes were serialized from. */
-  declare readonly __serializedFrom: T;
   /** A strong validator from the bytes, so replicas serving the same registry agree on it. */
   readonly etag: string;
-  readonly #encoded = new Map<ContentEncoding, Promise<Buffer>>();
+  readonly #encoded = new Map<ContentEncoding, Promise<JsonBytes<T>>>();
 
-  private constructor(readonly body: Buffer) {
+  /** The JSON of the value it was prepared from. */
+  private constructor(readonly body: JsonBytes<T>) {
     this.etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
   }
 
@@ -30,18 +27,22 @@ export class PreparedJson<T> {
     schema: Schema,
     value: z.input<Schema>,
   ): PreparedJson<z.output<Schema>> {
-    return new PreparedJson(Buffer.from(asciiJson(schema.parse(value)), "latin1"));
+    const json = asciiJson(schema.parse(value));
+    return new PreparedJson(writtenAsJson<z.output<Schema>>(Buffer.from(json, "latin1")));
   }
 
   get text(): string {
     return this.body.toString("utf8");
   }
 
-  /** The body compressed with `encoding`; computed off the event loop once, then reused. */
-  encoded(encoding: ContentEncoding): Promise<Buffer> {
+  /**
+   * The body compressed with `encoding`; computed off the event loop once, then reused. Still T's JSON to the
+   * client, which undoes the Content-Encoding.
+   */
+  encoded(encoding: ContentEncoding): Promise<JsonBytes<T>> {
     let pending = this.#encoded.get(encoding);
     if (!pending) {
-      pending =
+      pending = (
         encoding === "br"
           ? brotliAsync(this.body, {
               params: {
@@ -49,7 +50,8 @@ export class PreparedJson<T> {
                 [constants.BROTLI_PARAM_SIZE_HINT]: this.body.length,
               },
             })
-          : gzipAsync(this.body, { level: 9 });
+          : gzipAsync(this.body, { level: 9 })
+      ).then((compressed) => writtenAsJson<T>(compressed));
       this.#encoded.set(encoding, pending);
     }
     return pending;
@@ -66,50 +68,4 @@ export function asciiJson(value: unknown): string {
     /[\u0080-\uffff]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
-}
-
-/**
- * Sends a prepared body: 304 when the client already has it, else the bytes in the best encoding the client
- * accepts. Fastify writes a Buffer payload as it is, without running the route's serializer, so the zod
- * response schema documents the route while the prepared bytes (validated by it once) go out unchanged.
- */
-export async function sendPreparedJson<T>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  prepared: PreparedJson<T>,
-): Promise<FastifyReply> {
-  reply.header("etag", prepared.etag);
-  reply.header("vary", "accept-encoding");
-  if (matchesEtag(request.headers["if-none-match"], prepared.etag)) return reply.code(304).send();
-  const encoding = preferredEncoding(request.headers["accept-encoding"]);
-  reply.type(JSON_CONTENT_TYPE);
-  if (!encoding) return reply.send(prepared.body);
-  const body = await prepared.encoded(encoding);
-  return reply.header("content-encoding", encoding).send(body);
-}
-
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(",").some((candidate) => {
-    const tag = candidate.trim();
-    return tag === "*" || tag === etag || tag === `W/${etag}`;
-  });
-}
-
-/** The acceptable (q > 0) compression the client prefers, `br` on a tie; identity when neither is. */
-export function preferredEncoding(header: string | undefined): ContentEncoding | undefined {
-  if (!header) return undefined;
-  const accepted = new Map<string, number>();
-  for (const part of header.split(",")) {
-    const [name, ...params] = part.trim().toLowerCase().split(";");
-    if (!name) continue;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    const quality = q === undefined ? 1 : Number(q.slice(2));
-    accepted.set(name, Number.isFinite(quality) ? quality : 0);
-  }
-  const quality = (name: ContentEncoding) => accepted.get(name) ?? accepted.get("*") ?? 0;
-  const br = quality("br");
-  const gzip = quality("gzip");
-  if (br > 0 && br >= gzip) return "br";
-  return gzip > 0 ? "gzip" : undefined;
 }

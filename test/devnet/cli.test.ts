@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { devnetAccounts } from "../../src/devnet/accounts.ts";
-import { DevFaucetResponseSchema } from "../../src/devnet/dev-routes.ts";
+import { DevFaucetResponseSchema } from "../../src/devnet/schemas.ts";
 import { CLEAN_ENV } from "./process.ts";
 import { getJson, temporaryDataDir } from "./support.ts";
 

@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { parseDeployment } from "../../src/deployment/load.ts";
 import type { Deployment } from "../../src/deployment/schema.ts";
-import { devRoutes } from "../../src/devnet/dev-routes.ts";
 import type { App } from "../../src/http/server.ts";
 import { createTestDatabase } from "../support/db.ts";
-import { createTestServer } from "../support/server.ts";
+import { createTestServer, unstartedDeployment } from "../support/server.ts";
 
 const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 
@@ -38,13 +37,11 @@ describe("dev helpers off the devnet", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase("pglite");
-    for (const [name, options] of [
-      ["public network", { deployment: deployment(false) }],
-      ["local deployment without a faucet", { deployment: deployment(true) }],
+    for (const [name, served] of [
+      ["public network", deployment(false)],
+      ["local deployment without a faucet", deployment(true)],
     ] as const) {
-      apps[name] = (
-        await createTestServer(database, {}, { plugins: [async (api) => api.register(devRoutes, options)] })
-      ).app;
+      apps[name] = (await createTestServer(database, { deployment: unstartedDeployment(served) })).app;
     }
   });
   afterAll(async () => {

@@ -6,16 +6,16 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { type Address, createWalletClient, erc20Abi, type Hex, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DevnetSluice } from "../../src/app/devnet.ts";
 import { liquidLaneAdapterAbi } from "../../src/chain/abis.ts";
 import { signRequest } from "../../src/chain/order.ts";
 import { DEMO_DISCOUNT_PPM } from "../../src/demo/discount.ts";
+import { NATIVE_TOKEN } from "../../src/devnet/faucet.ts";
 import {
   DevFaucetFundResponseSchema,
   DevFaucetResponseSchema,
   DevFundResponseSchema,
-} from "../../src/devnet/dev-routes.ts";
-import { NATIVE_TOKEN } from "../../src/devnet/faucet.ts";
-import type { DevnetService } from "../../src/devnet/service.ts";
+} from "../../src/devnet/schemas.ts";
 import { OrdersResponseSchema } from "../../src/orders/schemas.ts";
 import {
   CheckApprovalResponseSchema,
@@ -30,7 +30,7 @@ const ONE_RWA = 10n ** 18n;
 
 describe("devnet", () => {
   const dataDir = temporaryDataDir();
-  let devnet: DevnetService & { readyMs: number };
+  let devnet: DevnetSluice & { readyMs: number };
   let api: string;
   /** Funded by POST /dev/faucet before the restart, checked after it. */
   const fundedWallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase() as Address;
@@ -43,14 +43,14 @@ describe("devnet", () => {
   beforeAll(async () => {
     logs = captureLogs();
     devnet = await startTestDevnet(dataDir.path, { logger: logs.logger });
-    api = devnet.service.apiUrl;
+    api = devnet.sluice.apiUrl;
     // Measured, not asserted (the machine's load decides it): the target is under 10 s.
     console.info(
       `devnet ready in ${devnet.readyMs} ms (fresh data directory; chain part ${devnet.chain.startupMs} ms)`,
     );
   });
   afterAll(async () => {
-    await devnet?.service.shutdown();
+    await devnet?.sluice.stop();
     dataDir.remove();
   });
 
@@ -314,11 +314,11 @@ describe("devnet", () => {
   it("a restart on the same data directory keeps the chain, the deployment and the database", async () => {
     const { core, genesisHash } = devnet.chain;
     const blockBefore = await devnetClient(devnet).getBlockNumber();
-    await devnet.service.shutdown();
+    await devnet.sluice.stop();
 
     const demoBefore = devnet.demoDiscount!;
     devnet = await startTestDevnet(dataDir.path);
-    api = devnet.service.apiUrl;
+    api = devnet.sluice.apiUrl;
     console.info(`devnet restarted in ${devnet.readyMs} ms (kept data directory)`);
     // A fresh demo discount replaces the previous run's: the one listed is the one the banner shows.
     expect(devnet.demoDiscount?.discountId).toBeDefined();
@@ -362,11 +362,11 @@ describe("devnet", () => {
 
   it("a lost chain is deployed again, and the swap state of the old chain is not mixed in", async () => {
     const { genesisHash, files } = devnet.chain;
-    await devnet.service.shutdown();
+    await devnet.sluice.stop();
     rmSync(files.anvilState);
 
     devnet = await startTestDevnet(dataDir.path);
-    api = devnet.service.apiUrl;
+    api = devnet.sluice.apiUrl;
     expect(devnet.chain.deployedNow).toBe(true);
     expect(devnet.chain.genesisHash).not.toBe(genesisHash);
     expect(JSON.parse(readFileSync(files.record, "utf8")).genesisHash).toBe(devnet.chain.genesisHash);

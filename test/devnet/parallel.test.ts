@@ -2,15 +2,15 @@
 // and each funds wallets on its own chain.
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
-import { DevFaucetResponseSchema } from "../../src/devnet/dev-routes.ts";
-import type { DevnetService } from "../../src/devnet/service.ts";
+import type { DevnetSluice } from "../../src/app/devnet.ts";
+import { DevFaucetResponseSchema } from "../../src/devnet/schemas.ts";
 import { balancesOf, getJson, postJson, startTestDevnet, temporaryDataDir } from "./support.ts";
 
 describe("two devnets at once", () => {
   const dirs = [temporaryDataDir(), temporaryDataDir()];
-  const devnets: DevnetService[] = [];
+  const devnets: DevnetSluice[] = [];
   afterAll(async () => {
-    await Promise.all(devnets.map((devnet) => devnet.service.shutdown()));
+    await Promise.all(devnets.map((devnet) => devnet.sluice.stop()));
     for (const dir of dirs) dir.remove();
   });
 
@@ -21,8 +21,8 @@ describe("two devnets at once", () => {
     const first = started[0]!;
     const second = started[1]!;
 
-    const ports = (devnet: DevnetService) => [
-      new URL(devnet.service.apiUrl).port,
+    const ports = (devnet: DevnetSluice) => [
+      new URL(devnet.sluice.apiUrl).port,
       new URL(devnet.chain.rpcUrl).port,
       ...devnet.bundled.solvers.map((solver) => new URL(solver.url).port),
     ];
@@ -34,9 +34,9 @@ describe("two devnets at once", () => {
     const wallet = privateKeyToAccount(generatePrivateKey()).address;
     for (const devnet of started) {
       const bundle = DevFaucetResponseSchema.parse(
-        (await getJson(`${devnet.service.apiUrl}/dev/faucet`)).json,
+        (await getJson(`${devnet.sluice.apiUrl}/dev/faucet`)).json,
       ).assets;
-      const funded = await postJson(`${devnet.service.apiUrl}/dev/faucet`, { walletAddress: wallet });
+      const funded = await postJson(`${devnet.sluice.apiUrl}/dev/faucet`, { walletAddress: wallet });
       expect(funded.status).toBe(200);
       expect(
         await balancesOf(

@@ -6,10 +6,10 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Address, erc20Abi, type Hex, type LocalAccount } from "viem";
+import { type DevnetSluice, startDevnetSluice } from "../../src/app/devnet.ts";
 import { createChainPublicClient, createChainWalletClient } from "../../src/chain/client.ts";
 import { signRequest } from "../../src/chain/order.ts";
 import { readEnv } from "../../src/config/env.ts";
-import { type DevnetService, startDevnetService } from "../../src/devnet/service.ts";
 import { type Logger, silentLogger } from "../../src/logger.ts";
 import { OrdersResponseSchema } from "../../src/orders/schemas.ts";
 import {
@@ -25,20 +25,20 @@ export function temporaryDataDir(): { path: string; remove(): void } {
 }
 
 /**
- * The devnet service as `npm start` runs it, minus the demo partner dataset (not what these tests are about); silent
+ * The devnet Sluice as `npm start` runs it, minus the demo partner dataset (not what these tests are about); silent
  * unless given a logger.
  */
 export async function startTestDevnet(
   dataDir: string,
   options: { logger?: Logger } = {},
-): Promise<DevnetService & { readyMs: number }> {
+): Promise<DevnetSluice & { readyMs: number }> {
   const started = performance.now();
   const env = readEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, SLUICE_DEMO_DATA: "0" });
-  const devnet = await startDevnetService({ env, logger: options.logger ?? silentLogger() });
+  const devnet = await startDevnetSluice({ env, logger: options.logger ?? silentLogger() });
   return { ...devnet, readyMs: Math.round(performance.now() - started) };
 }
 
-export function devnetClient(devnet: DevnetService) {
+export function devnetClient(devnet: DevnetSluice) {
   return createChainPublicClient({
     chainId: devnet.chain.chainId,
     rpcUrls: devnet.chain.rpcUrl,
@@ -48,7 +48,7 @@ export function devnetClient(devnet: DevnetService) {
 
 /** The wallet's balance of each asset: ETH for the zero address, `balanceOf` otherwise. */
 export async function balancesOf(
-  devnet: DevnetService,
+  devnet: DevnetSluice,
   wallet: Address,
   tokens: readonly Address[],
 ): Promise<bigint[]> {

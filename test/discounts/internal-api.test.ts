@@ -1,8 +1,9 @@
 // The internal discount API (/api-internal/v1/discounts) on anvil, on PGlite and PostgreSQL: solver
 // authentication, the live list, resolve, and an order filled on-chain through a discount leg with the resolved
-// signatures. Last, the real composition root (startService) mounts every route where it belongs.
+// signatures. Last, the real composition root (buildSluice), started, serves every route where it belongs.
 import { type Address, type Hex, recoverTypedDataAddress } from "viem";
 import { describe, expect, it } from "vitest";
+import { buildSluice } from "../../src/app/sluice.ts";
 import { executorAbi, liquidLaneAdapterAbi, testERC20Abi } from "../../src/chain/abis.ts";
 import { adapterDomain, discountSwapTypes } from "../../src/chain/eip712.ts";
 import { decodeOrder, signRequest } from "../../src/chain/order.ts";
@@ -14,9 +15,7 @@ import {
   ResolvedDiscountSchema,
 } from "../../src/discounts/schemas.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { startService } from "../../src/service.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
-import { createSwapRuntime } from "../../src/swap/runtime.ts";
 import {
   createExampleApp,
   discountBody,
@@ -316,28 +315,27 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
   });
 });
 
-describe("the service mounts liquidity, discounts and the internal API", () => {
-  it("serves them over HTTP from startService", async () => {
+describe("the composition root serves liquidity, discounts and the internal API", () => {
+  it("serves them over HTTP from a started Sluice", async () => {
     const database = await createTestDatabase("pglite");
     const solver = await startScriptedSolver({ kind: "decline" });
     const solverConfigs = exampleSolvers(example, { I1: solver.url, I2: solver.url, E1: solver.url });
-    const service = await startService({
+    const service = await buildSluice({
       env: readEnv({ PORT: "0", HOST: "127.0.0.1", SLUICE_DEMO_DATA: "0" }),
       logger: silentLogger(),
+      clock: new ManualClock(Date.now()),
       database,
-      swap: (db) =>
-        createSwapRuntime({
-          deployment: exampleDeployment(chain, example, solverConfigs),
-          rpcUrls: [chain.rpcUrl],
-          protocolSigner: chain.accounts.protocol,
-          solverSecrets: new Map(solverConfigs.map((s) => [s.id, `secret-${s.id}`])),
-          database: db,
-          clock: new ManualClock(Date.now()),
-          logger: silentLogger(),
-          blockPollIntervalMs: 20,
-          indexer: false,
-        }),
+      closeDatabase: true,
+      deployment: {
+        deployment: exampleDeployment(chain, example, solverConfigs),
+        rpcUrls: [chain.rpcUrl],
+        protocolSigner: chain.accounts.protocol,
+        solverSecrets: new Map(solverConfigs.map((s) => [s.id, `secret-${s.id}`])),
+        blockPollIntervalMs: 20,
+        indexer: false,
+      },
     });
+    await service.start();
     try {
       const internal = service.apiUrl.replace(/\/api\/v1$/, "/api-internal/v1");
       const post = (url: string, body: object) =>
@@ -366,7 +364,7 @@ describe("the service mounts liquidity, discounts and the internal API", () => {
         (await fetch(`${service.apiUrl}/discounts`, { headers: credentials(SOLVER_IDS.I1) })).status,
       ).toBe(404);
     } finally {
-      await service.shutdown();
+      await service.stop();
       await solver.close();
     }
   });

@@ -3,18 +3,18 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DevnetService } from "../../src/devnet/service.ts";
+import type { DevnetSluice } from "../../src/app/devnet.ts";
 import { devnetClient, startTestDevnet, temporaryDataDir } from "../devnet/support.ts";
 import { collectOutput } from "../support/cli.ts";
 
 describe("examples/swap.ts on a fresh devnet", () => {
   const dataDir = temporaryDataDir();
-  let devnet: DevnetService;
+  let devnet: DevnetSluice;
   beforeAll(async () => {
     devnet = await startTestDevnet(dataDir.path);
   });
   afterAll(async () => {
-    await devnet?.service.shutdown();
+    await devnet?.sluice.stop();
     dataDir.remove();
   });
 

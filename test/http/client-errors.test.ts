@@ -26,11 +26,12 @@ describe("client errors and timeouts", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase("pglite");
-    ({ app } = await createTestServer(
-      database,
-      {},
-      { timeouts: { headersMs: HEADERS_TIMEOUT_MS, requestMs: REQUEST_TIMEOUT_MS } },
-    ));
+    ({ app } = await createTestServer(database, {
+      env: {
+        HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+        HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+      },
+    }));
     await app.listen({ port: 0, host: "127.0.0.1" });
     port = (app.server.address() as AddressInfo).port;
   });

@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signRequest } from "../../src/chain/order.ts";
 import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
-import { devRoutes } from "../../src/devnet/dev-routes.ts";
 import { DevFaucet, faucetAssetsFor } from "../../src/devnet/faucet.ts";
 import { PartnerErrorSchema, SwapErrorSchema } from "../../src/http/errors.ts";
 import { mulberry32 } from "../../src/shared/seeded-random.ts";
@@ -565,7 +564,7 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
     subject = await createSwapTestApp(chain, database, {
       clock: new ManualClock(Number(await chain.now()) * 1000),
       solvers,
-      plugins: [async (api) => api.register(devRoutes, { deployment, faucet })],
+      faucet,
     });
     const { app } = subject;
     await app.listen({ port: 0, host: "127.0.0.1" });

@@ -8,9 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signRequest } from "../../src/chain/order.ts";
 import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
-import { devRoutes } from "../../src/devnet/dev-routes.ts";
 import { DevFaucet, faucetAssetsFor } from "../../src/devnet/faucet.ts";
-import { Lifecycle } from "../../src/http/lifecycle.ts";
+import type { Lifecycle } from "../../src/http/lifecycle.ts";
 import type { App } from "../../src/http/server.ts";
 import { PAGE_SIZE } from "../../src/orders/list.ts";
 import { importRegistry } from "../../src/registry/importer.ts";
@@ -22,7 +21,7 @@ import { addressFromSeed, useTestChain } from "../support/anvil.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { quoteRequestBody, signedQuote } from "../support/orders.ts";
 import { installResponseSchemaCheck, type ResponseSchemaCheck } from "../support/response-schemas.ts";
-import { createTestServer } from "../support/server.ts";
+import { createTestServer, placeholderDeployment, unstartedDeployment } from "../support/server.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import { createSwapTestApp, type SwapTestApp, testDeployment } from "../support/swap.ts";
 
@@ -40,7 +39,7 @@ describe("every route's real answers match the schemas it declares", () => {
   let partnerDatabase: Database;
   let partner: App;
   const partnerClock = new ManualClock();
-  const lifecycle = new Lifecycle();
+  let lifecycle: Lifecycle;
   let swapDatabase: Database;
   let swap: SwapTestApp;
   let swapClock: ManualClock;
@@ -70,13 +69,12 @@ describe("every route's real answers match the schemas it declares", () => {
 
     // The partner app: the registry and points routes, and the dev helpers refused (not a local deployment).
     partnerDatabase = await createTestDatabase("pglite");
-    ({ app: partner } = await createTestServer(
-      partnerDatabase,
-      { clock: partnerClock, lifecycle },
-      {
-        plugins: [async (api) => api.register(devRoutes, { deployment: { local: false, inputTokens: [] } })],
-      },
-    ));
+    const partnerSluice = await createTestServer(partnerDatabase, {
+      clock: partnerClock,
+      deployment: unstartedDeployment({ ...placeholderDeployment(), local: false }),
+    });
+    partner = partnerSluice.app;
+    lifecycle = partnerSluice.sluice.parts.lifecycle;
 
     // The swap app: an external quoting solver with a logo, an internal declining one, and a faucet.
     swapDatabase = await createTestDatabase("pglite");
@@ -103,7 +101,7 @@ describe("every route's real answers match the schemas it declares", () => {
     swap = await createSwapTestApp(chain, swapDatabase, {
       clock: swapClock,
       solvers,
-      plugins: [async (api) => api.register(devRoutes, { deployment, faucet })],
+      faucet,
     });
     check.uninstall();
   });

@@ -8,11 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
-import type { FastifyInstance } from "fastify";
 import { afterAll, describe, expect, it } from "vitest";
+import { buildSluice } from "../../src/app/sluice.ts";
+import { exitOnSignals } from "../../src/cli/signals.ts";
 import { readEnv } from "../../src/config/env.ts";
+import { API_PREFIX, type App } from "../../src/http/server.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { exitOnSignals, startService } from "../../src/service.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { gate, settledWithin } from "../support/gates.ts";
 
@@ -54,7 +55,7 @@ describe("graceful shutdown", () => {
     const slowStarted = new Promise<void>((resolve) => {
       markStarted = resolve;
     });
-    const slowRoute = async (app: FastifyInstance) => {
+    const slowRoute = async (app: App) => {
       app.get("/test-slow", async () => {
         markStarted();
         await new Promise<void>((resolve) => {
@@ -63,13 +64,7 @@ describe("graceful shutdown", () => {
         return { done: true };
       });
     };
-    const serviceOptions: Parameters<typeof startService>[0] = {
-      env: readEnv({ PORT: "0", HOST: "127.0.0.1", SHUTDOWN_GRACE_MS: "300", SLUICE_DEMO_DATA: "0" }),
-      logger: silentLogger(),
-      database: await createTestDatabase("pglite"),
-      serverOptions: { plugins: [slowRoute] },
-    };
-    const service = await startService(serviceOptions);
+    const service = await startTestService(slowRoute, { SHUTDOWN_GRACE_MS: "300" });
     const signals = new EventEmitter();
     const exited = new Promise<number>((resolve) =>
       exitOnSignals(service, silentLogger(), { exit: resolve, signals }),
@@ -95,7 +90,7 @@ describe("graceful shutdown", () => {
 
   it("abandons a shutdown that outlives its deadline (a stop that never ends) and exits 1", async () => {
     const signals = new EventEmitter();
-    const never = { shutdown: () => new Promise<void>(() => {}) };
+    const never = { stop: () => new Promise<void>(() => {}) };
     const exited = new Promise<number>((resolve) =>
       exitOnSignals(never, silentLogger(), { exit: resolve, signals, deadlineMs: 50 }),
     );
@@ -103,24 +98,27 @@ describe("graceful shutdown", () => {
     expect(await exited).toBe(1);
   });
 
-  /** A started service with `routes` under /api/v1 and the given environment (on top of a quiet test one). */
-  async function startTestService(
-    routes: (app: FastifyInstance) => Promise<void>,
-    env: Record<string, string> = {},
-  ) {
-    return startService({
+  /**
+   * A started partner-only Sluice (it closes its database on stop, as `sluice serve` does) with the test's `routes`
+   * under /api/v1 and the given environment (on top of a quiet test one).
+   */
+  async function startTestService(routes: (app: App) => Promise<void>, env: Record<string, string> = {}) {
+    const sluice = await buildSluice({
       env: readEnv({ PORT: "0", HOST: "127.0.0.1", SLUICE_DEMO_DATA: "0", ...env }),
       logger: silentLogger(),
       database: await createTestDatabase("pglite"),
-      serverOptions: { plugins: [routes] },
+      closeDatabase: true,
     });
+    await sluice.http.register(routes, { prefix: API_PREFIX });
+    await sluice.start();
+    return sluice;
   }
 
   it("closes a kept-alive connection once its in-flight request is answered, not after the keep-alive timeout", async () => {
     const release = gate();
     const started = gate();
     const service = await startTestService(
-      async (app) => {
+      async (app: App) => {
         app.get("/test-slow", async () => {
           started.open();
           await release.opened;
@@ -137,9 +135,9 @@ describe("graceful shutdown", () => {
       const slow = get(agent, `${service.apiUrl}/test-slow`);
       await started.opened;
 
-      const stopped = service.shutdown();
+      const stopped = service.stop();
       // Answered only once the listener has closed: the request was in flight when shutdown began.
-      await until(() => !service.app.server.listening);
+      await until(() => !service.http.server.listening);
       release.open();
       const answer = await slow;
       expect(answer).toMatchObject({ status: 200, body: '{"done":true}' });
@@ -157,7 +155,7 @@ describe("graceful shutdown", () => {
   it("closes a long-lived response at SHUTDOWN_TIMEOUT_MS", async () => {
     const streaming = gate();
     const service = await startTestService(
-      async (app) => {
+      async (app: App) => {
         // A response that never ends by itself, like a stream with a heartbeat.
         app.get("/test-stream", async (_request, reply) => {
           async function* heartbeat() {
@@ -181,7 +179,7 @@ describe("graceful shutdown", () => {
         }).end();
       });
       await streaming.opened;
-      const stopped = service.shutdown();
+      const stopped = service.stop();
       expect(await settledWithin(stopped, 15_000), "shutdown finished despite the endless response").toBe(
         true,
       );

@@ -17,7 +17,7 @@ describe("health and solver logos", () => {
     database = await createTestDatabase("pglite");
     const server = await createTestServer(database);
     app = server.app;
-    lifecycle = server.context.lifecycle;
+    lifecycle = server.sluice.parts.lifecycle;
   });
   afterAll(async () => {
     await app.close();

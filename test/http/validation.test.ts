@@ -1,5 +1,4 @@
 // The swap-flow envelope for every kind of bad input, checked on a small route built from the shared wire schemas.
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Database } from "../../src/db/client.ts";
@@ -8,7 +7,7 @@ import { AddressSchema, Uint48Schema, Uint256StringSchema } from "../../src/shar
 import { createTestDatabase } from "../support/db.ts";
 import { createTestServer } from "../support/server.ts";
 
-const echoRoute: FastifyPluginAsyncZod = async (app) => {
+const echoRoute = async (app: App) => {
   app.post(
     "/test-echo",
     {
@@ -29,7 +28,7 @@ describe("validation and error envelopes", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase("pglite");
-    ({ app } = await createTestServer(database, {}, { plugins: [echoRoute as never] }));
+    ({ app } = await createTestServer(database, { testRoutes: echoRoute }));
   });
   afterAll(async () => {
     await app.close();

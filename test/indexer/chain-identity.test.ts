@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { ensureChainIdentity } from "../../src/indexer/chain-identity.ts";
 import { silentLogger } from "../../src/logger.ts";
+import { type OrderEvent, OrderEvents } from "../../src/orders/order-events.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 
 const GENESIS_A = `0x${"a".repeat(64)}` as const;
@@ -28,20 +29,28 @@ describe.each(databaseKinds)("chain identity (%s)", (kind) => {
 
   it("keeps the swap state while the chain is the same, and resets it when the chain changes", async () => {
     const logger = silentLogger();
-    expect(await ensureChainIdentity(database, { chainId: 31337, blockHash: GENESIS_A }, logger)).toBe(false);
+    const orderEvents = new OrderEvents();
+    const published: OrderEvent[] = [];
+    orderEvents.subscribe((event) => published.push(event));
+    const ensure = (chainId: number, blockHash: `0x${string}`) =>
+      ensureChainIdentity(database, { chainId, blockHash }, logger, orderEvents);
+    expect(await ensure(31337, GENESIS_A)).toBe(false);
     await storeQuoteRequest();
     await database.query("insert into dataset_generations (dataset, generation) values ('points', 7)");
-    expect(await ensureChainIdentity(database, { chainId: 31337, blockHash: GENESIS_A }, logger)).toBe(false);
+    expect(await ensure(31337, GENESIS_A)).toBe(false);
     expect(await countQuoteRequests()).toBe(1);
+    expect(published).toEqual([]);
 
-    expect(await ensureChainIdentity(database, { chainId: 31337, blockHash: GENESIS_B }, logger)).toBe(true);
+    expect(await ensure(31337, GENESIS_B)).toBe(true);
     expect(await countQuoteRequests()).toBe(0);
+    // This process's order readers are told the orders are gone.
+    expect(published).toEqual([{ kind: "reset" }]);
     // Partner data is not chain state.
     expect(
       await database.query("select generation from dataset_generations where dataset = 'points'"),
     ).toEqual([{ generation: "7" }]);
     await storeQuoteRequest();
-    expect(await ensureChainIdentity(database, { chainId: 1, blockHash: GENESIS_B }, logger)).toBe(true);
+    expect(await ensure(1, GENESIS_B)).toBe(true);
     expect(await countQuoteRequests()).toBe(0);
   });
 });

@@ -25,7 +25,7 @@ describe.each(databaseKinds)("order lifecycle (%s)", (kind) => {
   let orders: OrderRepository;
 
   beforeAll(() => {
-    orders = new OrderRepository(swap.database);
+    orders = new OrderRepository(swap.database, swap.orderEvents);
   });
 
   beforeEach(async () => {
@@ -49,6 +49,7 @@ describe.each(databaseKinds)("order lifecycle (%s)", (kind) => {
       reactor: chain.core.reactor,
       confirmationDepth,
       startBlock: chain.core.startBlock,
+      orderEvents: swap.orderEvents,
       clock,
       logger: silentLogger(),
     });

@@ -30,6 +30,7 @@ describe.each(databaseKinds)("reorg (%s)", (kind) => {
       reactor: chain.core.reactor,
       confirmationDepth: 0,
       startBlock: (await chain.publicClient.getBlockNumber()) + 1n,
+      orderEvents: swap.orderEvents,
       clock,
       logger: silentLogger(),
     });
@@ -45,11 +46,12 @@ describe.each(databaseKinds)("reorg (%s)", (kind) => {
       reactor: chain.core.reactor,
       confirmationDepth: 0,
       startBlock: head.number,
+      orderEvents: swap.orderEvents,
       clock,
       logger: silentLogger(),
     });
     const catchUp = () => indexUntilCaughtUp(indexer);
-    const orders = new OrderRepository(database);
+    const orders = new OrderRepository(database, swap.orderEvents);
     const row = await placeOrder(chain, app, database);
 
     const firstTx = await fillOrder(chain, row);
@@ -89,7 +91,7 @@ describe.each(databaseKinds)("reorg (%s)", (kind) => {
     clock.set(Number(await chain.now()) * 1000);
     await approveReactor(chain, chain.accounts.swapper);
     const indexer = await indexerFromHead();
-    const orders = new OrderRepository(database);
+    const orders = new OrderRepository(database, swap.orderEvents);
     const row = await placeOrder(chain, app, database);
     const beforeFill = await chain.snapshot();
 

@@ -8,66 +8,29 @@ import { type Database, openDatabase } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { PAGE_SIZE } from "../../src/orders/list.ts";
 import { OPEN_ORDERS_MAX_AGE_MS } from "../../src/orders/open-orders-cache.ts";
-import { OrderChanges } from "../../src/orders/order-changes.ts";
+import type { OrderEvents } from "../../src/orders/order-events.ts";
 import { type NewOrder, OrderRepository } from "../../src/orders/repository.ts";
-import { ordersRoutes } from "../../src/orders/routes.ts";
 import { OrderRecordSchema, OrdersResponseSchema } from "../../src/orders/schemas.ts";
+import { OrderSettlement } from "../../src/orders/settlement.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
-import { createTestServer } from "../support/server.ts";
-
-const hex = (length: number, seed: number) => `0x${seed.toString(16).padStart(length, "0")}`;
-let seed = 0;
-
-function newOrder(solverId: string, at: Date, overrides: Partial<NewOrder> = {}): NewOrder {
-  seed += 1;
-  const swapper = hex(40, 0xabc);
-  return {
-    orderId: randomUUID(),
-    quoteId: randomUUID(),
-    requestId: randomUUID(),
-    orderHash: hex(64, seed),
-    status: "open",
-    swapper,
-    filler: hex(40, 0xf111),
-    solverId,
-    tokenIn: hex(40, 0x1),
-    amountIn: "1000000000000000000",
-    nonce: String(seed),
-    deadline: 1_900_000_000,
-    signedOutputs: [{ token: hex(40, 0x2), recipient: swapper, amount: "99000000" }],
-    outputs: [
-      { token: hex(40, 0x2), recipient: swapper, amount: "99000000", portionBps: 9975 },
-      { token: hex(40, 0x2), recipient: hex(40, 0xfee), amount: "250000", portionBps: 25 },
-    ],
-    swapperSignature: hex(130, seed),
-    protocolSignature: hex(130, seed + 1),
-    encodedOrder: hex(512, seed),
-    createdAt: at,
-    updatedAt: at,
-    ...overrides,
-  };
-}
+import { hex, newOrder } from "../support/order-rows.ts";
+import { changeOrderStatus } from "../support/orders.ts";
+import { createTestServer, unstartedDeployment } from "../support/server.ts";
 
 describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
   let database: Database;
   let app: App;
   let repository: OrderRepository;
   const clock = new ManualClock(Date.UTC(2026, 5, 1));
+  // This process's order events: the server's cache and the test's writes share them.
+  let orderEvents: OrderEvents;
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    ({ app } = await createTestServer(
-      database,
-      { clock },
-      {
-        plugins: [
-          async (api) => {
-            await api.register(ordersRoutes, { database, clock });
-          },
-        ],
-      },
-    ));
-    repository = new OrderRepository(database);
+    const server = await createTestServer(database, { clock, deployment: unstartedDeployment() });
+    app = server.app;
+    orderEvents = server.sluice.parts.orderEvents;
+    repository = new OrderRepository(database, orderEvents);
   });
   afterAll(async () => {
     await app?.close();
@@ -140,15 +103,24 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
     const expired = await create("ext_change");
     expect((await list("solverId=ext_change&orderStatus=open")).body.orders).toHaveLength(2);
     const change = { from: "open", reason: "test", at: clock.now() } as const;
-    await repository.changeStatus({ ...change, orderId: filled.orderId, to: "filled", txHash: hex(64, 7) });
+    await changeOrderStatus(database, orderEvents, {
+      ...change,
+      orderId: filled.orderId,
+      to: "filled",
+      txHash: hex(64, 7),
+    });
     expect((await list("solverId=ext_change&orderStatus=open")).body.orders.map((o) => o.orderId)).toEqual([
       expired.orderId,
     ]);
-    // The indexer's way: changes inside its block's transaction, signalled once that has committed.
-    await database.db.transaction(async (tx) => {
-      await repository.changeStatus({ ...change, orderId: expired.orderId, to: "expired" }, tx);
-    });
-    OrderChanges.of(database).committed();
+    // The indexer's way: changes inside its block's transaction, published once that has committed. Until then
+    // the kept answer stands.
+    const settlement = new OrderSettlement(database);
+    const event = await database.db.transaction((tx) =>
+      settlement.change(tx, { ...change, orderId: expired.orderId, to: "expired" }),
+    );
+    expect(event).toMatchObject({ kind: "status", orderId: expired.orderId, from: "open", to: "expired" });
+    expect((await list("solverId=ext_change&orderStatus=open")).body.orders).toHaveLength(1);
+    orderEvents.publish([event!]);
     expect((await list("solverId=ext_change&orderStatus=open")).body.orders).toEqual([]);
     const { body } = await list("solverId=ext_change&orderStatus=expired");
     expect(body.orders.map((o) => [o.orderId, o.orderStatus, o.encodedOrder])).toEqual([
@@ -175,17 +147,11 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
       const url = new URL(process.env.TEST_DATABASE_URL!);
       url.pathname = `/${current!.name}`;
       const otherDatabase = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 2 });
-      const { app: other } = await createTestServer(
-        otherDatabase,
-        { clock },
-        {
-          plugins: [
-            async (api) => {
-              await api.register(ordersRoutes, { database: otherDatabase, clock });
-            },
-          ],
-        },
-      );
+      // Another process: its own order events, which nothing here publishes to.
+      const { app: other } = await createTestServer(otherDatabase, {
+        clock,
+        deployment: unstartedDeployment(),
+      });
       try {
         const poll = async () => {
           const response = await other.inject({
@@ -200,7 +166,7 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
         expect(await poll()).toEqual([]);
         clock.advance(OPEN_ORDERS_MAX_AGE_MS);
         expect(await poll()).toEqual([order.orderId]);
-        await repository.changeStatus({
+        await changeOrderStatus(database, orderEvents, {
           orderId: order.orderId,
           from: "open",
           to: "cancelled",

@@ -3,10 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
-import { ordersRoutes } from "../../src/orders/routes.ts";
 import { captureLogs } from "../reference-solver/support.ts";
 import { createTestDatabase } from "../support/db.ts";
-import { createTestServer } from "../support/server.ts";
+import { createTestServer, unstartedDeployment } from "../support/server.ts";
 
 describe("GET /orders request lines", () => {
   const logs = captureLogs();
@@ -14,17 +13,7 @@ describe("GET /orders request lines", () => {
   let app: App;
   beforeAll(async () => {
     database = await createTestDatabase("pglite");
-    ({ app } = await createTestServer(
-      database,
-      { logger: logs.logger },
-      {
-        plugins: [
-          async (api) => {
-            await api.register(ordersRoutes, { database });
-          },
-        ],
-      },
-    ));
+    ({ app } = await createTestServer(database, { logger: logs.logger, deployment: unstartedDeployment() }));
   });
   afterAll(async () => {
     await app?.close();

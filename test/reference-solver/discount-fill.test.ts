@@ -126,7 +126,7 @@ async function startFlow(kind: "internal" | "external"): Promise<Flow> {
     },
   });
   cleanups.add(async () => {
-    await retireOpenOrders(subject.app, database);
+    await retireOpenOrders(subject.app, database, subject.runtime.orderEvents);
     await subject.close();
   });
   listener.attach((req, res) => subject.app.routing(req, res));

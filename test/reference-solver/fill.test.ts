@@ -15,6 +15,7 @@ import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
+import type { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { type ReferenceSolver, startReferenceSolver } from "../../src/reference-solver/main.ts";
 import { withMargin } from "../../src/reference-solver/pricing.ts";
@@ -66,6 +67,8 @@ afterAll(async () => {
 
 interface Flow {
   app: App;
+  /** The server's order events: the test's own indexer publishes there, as the server's would. */
+  orderEvents: OrderEvents;
   listener: LateListener;
   clock: ManualClock;
   solver: ReferenceSolver;
@@ -106,7 +109,7 @@ async function startFlow(): Promise<Flow> {
   cleanups.add(() => listener.close());
   const { solver, logs } = await startSolver(`${listener.url}/api/v1`);
   const clock = new ManualClock(Number(await chain.now()) * 1000);
-  const { app } = await createSwapTestApp(chain, database, {
+  const { app, runtime } = await createSwapTestApp(chain, database, {
     clock,
     solvers: [
       { id: SOLVER_ID, endpoint: solver.url, secret: SOLVER_SECRET, filler: chain.core.executors[0]! },
@@ -114,11 +117,11 @@ async function startFlow(): Promise<Flow> {
     deployment: { adapters: adapters().map((address) => ({ address })) },
   });
   cleanups.add(async () => {
-    await retireOpenOrders(app, database);
+    await retireOpenOrders(app, database, runtime.orderEvents);
     await app.close();
   });
   listener.attach((req, res) => app.routing(req, res));
-  return { app, listener, clock, solver, logs };
+  return { app, orderEvents: runtime.orderEvents, listener, clock, solver, logs };
 }
 
 const balanceOf = (token: Address, owner: Address) => tokenBalance(chain, token, owner);
@@ -389,11 +392,12 @@ describe("reference solver when the chain loses its fills", () => {
       reactor: chain.core.reactor,
       confirmationDepth: 0,
       startBlock,
+      orderEvents: flow.orderEvents,
       clock: flow.clock,
       logger: silentLogger(),
     });
     const catchUp = () => indexUntilCaughtUp(indexer);
-    const orders = new OrderRepository(database);
+    const orders = new OrderRepository(database, flow.orderEvents);
 
     const placed = await placeOrder(chain, flow.app, 10n * RWA);
     const first = await flow.logs.waitFor(filled(placed.orderHash), { what: "the first fill" });

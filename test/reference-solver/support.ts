@@ -21,9 +21,9 @@ import {
 import { signRequest } from "../../src/chain/order.ts";
 import type { Database } from "../../src/db/client.ts";
 import { DEV_MNEMONIC } from "../../src/devnet/deploy.ts";
-import { INTERNAL_API_PREFIX } from "../../src/discounts/internal-routes.ts";
+import { INTERNAL_API_PREFIX } from "../../src/http/route.ts";
 import type { App } from "../../src/http/server.ts";
-import { OrderRepository } from "../../src/orders/repository.ts";
+import type { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrdersResponseSchema } from "../../src/orders/schemas.ts";
 import {
   parseSolverConfig,
@@ -33,7 +33,7 @@ import {
 import { SHARED_SECRET_HEADER, type SolverLegSchema } from "../../src/solvers/protocol.ts";
 import { QuoteResponseSchema } from "../../src/swap/schemas.ts";
 import type { TestChain } from "../support/anvil.ts";
-import { quoteRequestBody, requestFromSignatureData } from "../support/orders.ts";
+import { changeOrderStatus, quoteRequestBody, requestFromSignatureData } from "../support/orders.ts";
 
 export const SOLVER_ID = "sluice_alpha";
 export const SOLVER_SECRET = "alpha-secret";
@@ -327,13 +327,16 @@ export async function deploySecondUsdAdapter(
  * The chain is reverted after each test, so the test's orders could be filled again by the next test's solver:
  * they leave the open list, as if the swapper had cancelled them.
  */
-export async function retireOpenOrders(app: App, database: Database): Promise<void> {
+export async function retireOpenOrders(
+  app: App,
+  database: Database,
+  orderEvents: OrderEvents,
+): Promise<void> {
   const listed = OrdersResponseSchema.parse(
     (await app.inject({ url: "/api/v1/orders?orderStatus=open" })).json(),
   );
-  const repository = new OrderRepository(database);
   for (const order of listed.orders) {
-    await repository.changeStatus({
+    await changeOrderStatus(database, orderEvents, {
       orderId: order.orderId,
       from: "open",
       to: "cancelled",

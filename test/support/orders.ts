@@ -10,7 +10,9 @@ import type { Clock } from "../../src/clock.ts";
 import type { Database, DatabaseKind } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import type { ReactorIndexer } from "../../src/indexer/indexer.ts";
+import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
+import { OrderSettlement, type StatusChange } from "../../src/orders/settlement.ts";
 import type { QuoteResponse } from "../../src/swap/schemas.ts";
 import type { TestChain } from "./anvil.ts";
 import { createTestDatabase } from "./db.ts";
@@ -21,6 +23,8 @@ import { createSwapTestApp } from "./swap.ts";
 export interface QuotingSwapApp {
   readonly database: Database;
   readonly app: App;
+  /** The server's order events: an indexer built by a test publishes here, as the server's own would. */
+  readonly orderEvents: OrderEvents;
   readonly solver: ScriptedSolver;
 }
 
@@ -39,15 +43,15 @@ export function quotingBehaviour(filler: Address): SolverBehaviour {
  * the tUSD adapter's rate (1 tRWA = 1 tUSD) for the test Executor. Read the fields inside tests and hooks.
  */
 export function useQuotingSwapApp(kind: DatabaseKind, chain: TestChain, clock: Clock): QuotingSwapApp {
-  let opened: { database: Database; app: App; solver: ScriptedSolver } | undefined;
+  let opened: QuotingSwapApp | undefined;
   beforeAll(async () => {
     const database = await createTestDatabase(kind);
     const solver = await startScriptedSolver(quotingBehaviour(chain.core.executors[0]!));
-    const { app } = await createSwapTestApp(chain, database, {
+    const { app, runtime } = await createSwapTestApp(chain, database, {
       clock,
       solvers: [{ id: "ext_scripted", endpoint: solver.url }],
     });
-    opened = { database, app, solver };
+    opened = { database, app, orderEvents: runtime.orderEvents, solver };
   });
   afterAll(async () => {
     await opened?.app.close();
@@ -64,6 +68,21 @@ export async function indexUntilCaughtUp(indexer: ReactorIndexer): Promise<void>
     if (result.blocks === 0 && result.rewoundTo === undefined) return;
   }
   throw new Error("indexer did not catch up");
+}
+
+/**
+ * Changes an order's status as the indexer does (compare-and-set with its history row, in one transaction), then
+ * publishes the change to `orderEvents`; returns whether it applied.
+ */
+export async function changeOrderStatus(
+  database: Database,
+  orderEvents: OrderEvents,
+  change: StatusChange,
+): Promise<boolean> {
+  const settlement = new OrderSettlement(database);
+  const event = await database.db.transaction((tx) => settlement.change(tx, change));
+  if (event) orderEvents.publish([event]);
+  return event !== undefined;
 }
 
 export function requestFromSignatureData(value: {
@@ -177,7 +196,7 @@ export async function placeOrder(
     payload: { quote, signature },
   });
   if (order.statusCode !== 200) throw new Error(`order failed: ${order.body}`);
-  const row = await new OrderRepository(database).findById(order.json().orderId);
+  const row = await new OrderRepository(database, new OrderEvents()).findById(order.json().orderId);
   if (!row) throw new Error("order not stored");
   return row;
 }

@@ -1,19 +1,18 @@
-// A swap-flow server around a test chain: a Deployment for the core contracts, scripted or real solvers, the swap
-// runtime and the HTTP routes, on a given test database.
+// A swap-flow Sluice around a test chain: a Deployment for the core contracts, scripted or real solvers, built by the
+// composition root on a given test database.
 import type { Address } from "viem";
+import type { DeploymentParts } from "../../src/app/deployment.ts";
+import { buildSluice, type Sluice } from "../../src/app/sluice.ts";
 import type { Clock } from "../../src/clock.ts";
+import { readEnv } from "../../src/config/env.ts";
 import type { Database } from "../../src/db/client.ts";
 import { parseDeployment } from "../../src/deployment/load.ts";
 import type { Deployment, SolverConfig } from "../../src/deployment/schema.ts";
-import { INTERNAL_API_PREFIX, internalDiscountRoutes } from "../../src/discounts/internal-routes.ts";
-import { discountRoutes } from "../../src/discounts/routes.ts";
-import { Lifecycle } from "../../src/http/lifecycle.ts";
-import { type App, buildServer, type ServerOptions } from "../../src/http/server.ts";
-import { liquidityRoutes } from "../../src/liquidity/routes.ts";
+import type { DevFaucet } from "../../src/devnet/faucet.ts";
+import type { App } from "../../src/http/server.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { ordersRoutes } from "../../src/orders/routes.ts";
-import { swapRoutes } from "../../src/swap/routes.ts";
-import { createSwapRuntime, type SwapRuntime } from "../../src/swap/runtime.ts";
+import type { Market } from "../../src/market/market.ts";
+import type { OrderEvents } from "../../src/orders/order-events.ts";
 import type { TestChain } from "./anvil.ts";
 
 export interface TestSolver {
@@ -82,12 +81,26 @@ export function testDeployment(
 
 export interface SwapTestApp {
   app: App;
-  runtime: SwapRuntime;
+  /** The whole Sluice, as the composition root built it. */
+  sluice: Sluice;
+  /** The swap flow's parts, as tests drive them. */
+  runtime: SwapTestRuntime;
   deployment: Deployment;
   /** Waits until the runtime's view of the chain head is the chain's latest block (after mining or a revert). */
   syncHead(): Promise<void>;
-  /** Stops the runtime, then the server. */
+  /** Stops the Sluice (the server, then the workers it started); the test's database stays open. */
   close(): Promise<void>;
+}
+
+/** The deployment's parts tests reach for, and the root's start (chain binding and workers, no listener). */
+export interface SwapTestRuntime {
+  context: Market;
+  blocks: DeploymentParts["blocks"];
+  indexer: DeploymentParts["indexer"];
+  discounts: DeploymentParts["discounts"];
+  orderEvents: OrderEvents;
+  /** Binds the stored swap state to the chain and starts the block tracker, the indexer and the discount worker. */
+  start(): Promise<void>;
 }
 
 export interface SwapTestAppOptions {
@@ -101,15 +114,18 @@ export interface SwapTestAppOptions {
   rpcUrl?: string;
   /** How often a started runtime's indexer polls (default 1000 ms). */
   indexerPollIntervalMs?: number;
-  /** More route plugins under /api/v1 (e.g. the dev helpers). */
-  plugins?: ServerOptions["plugins"];
+  /** Run the indexer once started (default true). */
+  indexer?: boolean;
+  /** The dev helpers' faucet (by default none: they answer 403 DEV_ONLY). */
+  faucet?: DevFaucet;
 }
 
 /**
- * A Sluice server as `startService` mounts it for a deployment — /quote, /order, /orders, /liquidity, /discount
- * under /api/v1 and the internal discount API under /api-internal/v1 — with its swap runtime, on a test database.
- * Solver secrets are `secret-<id>` unless a solver names its own. The runtime is not started: no indexer, block
- * poller or discount worker runs (the head is read on demand), so a test drives whichever of them it asserts on.
+ * A Sluice on a deployment, built by the composition root as `sluice serve` builds it — /quote, /order, /orders,
+ * /liquidity, /discount and the dev helpers under /api/v1, the internal discount API under /api-internal/v1 — on a
+ * test database, every part on the test's clock. Solver secrets are `secret-<id>` unless a solver names its own. It
+ * is not started: no indexer, block poller or discount worker runs (the head is read on demand), so a test drives
+ * whichever of them it asserts on, or starts them all (`runtime.start()`).
  */
 export async function createSwapTestApp(
   chain: TestChain,
@@ -117,58 +133,52 @@ export async function createSwapTestApp(
   options: SwapTestAppOptions,
 ): Promise<SwapTestApp> {
   const deployment = options.servedDeployment ?? testDeployment(chain, options.solvers, options.deployment);
-  const logger = silentLogger();
-  const runtime = createSwapRuntime({
-    deployment,
-    rpcUrls: [options.rpcUrl ?? chain.rpcUrl],
-    protocolSigner: chain.accounts.protocol,
-    solverSecrets: new Map(
-      options.solvers.map((solver) => [solver.id, solver.secret ?? `secret-${solver.id}`]),
-    ),
-    database,
+  const sluice = await buildSluice({
+    env: readEnv({ SLUICE_DEMO_DATA: "0" }),
+    logger: silentLogger(),
     clock: options.clock,
-    logger,
-    // Tests mine blocks by hand; poll fast so a new block is seen at once.
-    blockPollIntervalMs: 20,
-    ...(options.indexerPollIntervalMs !== undefined
-      ? { indexerPollIntervalMs: options.indexerPollIntervalMs }
-      : {}),
-  });
-  const app = await buildServer(
-    { database, clock: options.clock, logger, lifecycle: new Lifecycle() },
-    {
-      plugins: [
-        async (api) => {
-          await api.register(swapRoutes, { swap: runtime.context });
-          await api.register(ordersRoutes, { database });
-          await api.register(liquidityRoutes, { swap: runtime.context });
-          await api.register(discountRoutes, { service: runtime.discounts.service });
-        },
-        ...(options.plugins ?? []),
-      ],
+    database,
+    databasePrepared: true,
+    listen: false,
+    collectProcessMetrics: false,
+    deployment: {
+      deployment,
+      rpcUrls: [options.rpcUrl ?? chain.rpcUrl],
+      protocolSigner: chain.accounts.protocol,
+      solverSecrets: new Map(
+        options.solvers.map((solver) => [solver.id, solver.secret ?? `secret-${solver.id}`]),
+      ),
+      // Tests mine blocks by hand; poll fast so a new block is seen at once.
+      blockPollIntervalMs: 20,
+      ...(options.indexerPollIntervalMs !== undefined
+        ? { indexerPollIntervalMs: options.indexerPollIntervalMs }
+        : {}),
+      ...(options.indexer !== undefined ? { indexer: options.indexer } : {}),
+      ...(options.faucet ? { faucet: options.faucet } : {}),
     },
-  );
-  await app.register(internalDiscountRoutes, {
-    prefix: INTERNAL_API_PREFIX,
-    discounts: runtime.discounts.solverDiscounts,
-    solvers: runtime.context.solvers,
   });
-  await app.ready();
+  const parts = sluice.deployment!;
+  await sluice.http.ready();
   return {
-    app,
-    runtime,
+    app: sluice.http,
+    sluice,
+    runtime: {
+      context: parts.market,
+      blocks: parts.blocks,
+      indexer: parts.indexer,
+      discounts: parts.discounts,
+      orderEvents: sluice.parts.orderEvents,
+      start: () => sluice.start(),
+    },
     deployment,
     async syncHead() {
       const latest = await chain.publicClient.getBlock({ blockTag: "latest" });
       for (;;) {
-        const head = await runtime.blocks.latest();
+        const head = await parts.blocks.latest();
         if (head.hash === latest.hash) return;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
-    async close() {
-      await runtime.stop();
-      await app.close();
-    },
+    close: () => sluice.stop(),
   };
 }

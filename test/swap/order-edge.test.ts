@@ -7,6 +7,7 @@ import { signRequest } from "../../src/chain/order.ts";
 import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
+import { OrderEvents } from "../../src/orders/order-events.ts";
 import { pageSql } from "../../src/orders/page-query.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { OrdersQuerySchema } from "../../src/orders/schemas.ts";
@@ -82,7 +83,7 @@ describe.each(databaseKinds)("POST /order edge cases (%s)", (kind) => {
       );
       expect(rows[0]?.n).toBe("1");
       // Every call's request id is stored: the creator's on the order, the 19 others as attempts.
-      const repository = new OrderRepository(database);
+      const repository = new OrderRepository(database, new OrderEvents());
       const order = await repository.findById(orderId!);
       const attempts = await repository.attempts(orderId!);
       expect(attempts).toHaveLength(19);
@@ -121,7 +122,7 @@ describe.each(databaseKinds)("POST /order edge cases (%s)", (kind) => {
       payload: { quote: entry.quote, signature },
     });
     expect(accepted.statusCode, accepted.body).toBe(200);
-    const order = await new OrderRepository(database).findById(accepted.json().orderId);
+    const order = await new OrderRepository(database, new OrderEvents()).findById(accepted.json().orderId);
     expect(order?.swapper).toBe(wallet.toLowerCase());
   });
 
@@ -150,7 +151,7 @@ describe.each(databaseKinds)("POST /order edge cases (%s)", (kind) => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     controller.abort();
     expect(await pending).toBeInstanceOf(Error);
-    const repository = new OrderRepository(database);
+    const repository = new OrderRepository(database, new OrderEvents());
     let order = await repository.findByQuoteId(entry.quote.quoteId);
     for (let i = 0; i < 100 && !order; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -5,6 +5,7 @@
 import { type Hex, toFunctionSelector } from "viem";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/clock.ts";
+import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { databaseKinds } from "../support/db.ts";
@@ -63,7 +64,7 @@ describe.each(databaseKinds)("POST /order re-posts (%s)", (kind) => {
 
     const first = await postOrder(signed.quote, signed.signature);
     expect(first.statusCode, first.body).toBe(200);
-    const orders = new OrderRepository(swap.database);
+    const orders = new OrderRepository(swap.database, new OrderEvents());
     const order = (await orders.findById(first.json().orderId))!;
     await change(order, signed);
 

@@ -6,6 +6,7 @@ import type { Hex } from "viem";
 import { beforeEach, describe, expect, it } from "vitest";
 import { decodeOrder, signOrder } from "../../src/chain/order.ts";
 import { ManualClock } from "../../src/clock.ts";
+import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
 import { deployApprovedWallet, simulateFill, swapLeg } from "../contracts/fill-helpers.ts";
 import { useTestChain } from "../support/anvil.ts";
@@ -29,7 +30,7 @@ describe.each(databaseKinds)("POST /order swapper signature forms (%s)", (kind) 
 
   async function storedOrder(response: Awaited<ReturnType<typeof postOrder>>): Promise<OrderRow> {
     expect(response.statusCode, response.body).toBe(200);
-    const row = await new OrderRepository(swap.database).findById(response.json().orderId);
+    const row = await new OrderRepository(swap.database, new OrderEvents()).findById(response.json().orderId);
     if (!row) throw new Error("order not stored");
     return row;
   }

@@ -8,6 +8,7 @@ import { signRequest } from "../../src/chain/order.ts";
 import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
+import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { OrderRecordSchema, OrdersResponseSchema } from "../../src/orders/schemas.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
@@ -314,7 +315,7 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
       const third = await postOrder({ quote: entry.quote, signature: reencoded });
       expect(third.json().orderId).toBe(created.orderId);
 
-      const repository = new OrderRepository(database);
+      const repository = new OrderRepository(database, new OrderEvents());
       const stored = await repository.findById(created.orderId);
       expect(stored).toMatchObject({
         quoteId: entry.quote.quoteId,
@@ -403,7 +404,7 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
       beta.setBehaviour({ kind: "quote", filler: chain.core.executors[0]!, amountOut: () => 1_000_500n });
       const response = await postOrder({ quote: entry.quote, signature });
       expect(response.statusCode, response.body).toBe(200);
-      const order = await new OrderRepository(database).findById(response.json().orderId);
+      const order = await new OrderRepository(database, new OrderEvents()).findById(response.json().orderId);
       expect(order?.solverId).toBe("ext_beta");
       expect(order?.outputs.map((o) => o.amount)).toEqual(["10000", "990500"]);
       expect(order?.signedOutputs.map((o) => o.amount)).toEqual(["10000", "990000"]);

@@ -1,10 +1,9 @@
-// `sluice serve` without a deployment (and `sluice devnet`): the devnet, then the service on its deployment, with
-// the dev helpers mounted, then the demo discount published through the API. Shutdown runs in the service's order:
-// the API drains, the swap runtime stops, then the bundled solvers, then anvil (which writes its state file), then
-// the database.
+// `sluice serve` without a deployment (and `sluice devnet`): the devnet chain, its bundled solvers, then the
+// composition root on their deployment with the dev helpers on, then the demo discount published through the API.
+// The chain and the database start side by side. Stopping is the root's: the API drains, the root's workers stop,
+// then the bundled solvers, then anvil (which writes its state file), then the database.
 import { createServer } from "node:net";
 import { createChainPublicClient } from "../chain/client.ts";
-import { systemClock } from "../clock.ts";
 import type { Env } from "../config/env.ts";
 import {
   type Database,
@@ -14,23 +13,27 @@ import {
   openDatabase,
 } from "../db/client.ts";
 import { type DemoDiscount, publishDemoDiscount } from "../demo/discount.ts";
+import type { DevnetRun } from "../devnet/banner.ts";
+import {
+  type BundledSolvers,
+  type DevnetChain,
+  startBundledSolvers,
+  startDevnetChain,
+} from "../devnet/devnet.ts";
 import type { Logger } from "../logger.ts";
-import { prepareDatabase, type Service, startService } from "../service.ts";
 import { writeJsonAtomically } from "../shared/json-file.ts";
-import { createSwapRuntime } from "../swap/runtime.ts";
-import { devnetTokens } from "./deployment.ts";
-import { devRoutes } from "./dev-routes.ts";
-import { type BundledSolvers, type DevnetChain, startBundledSolvers, startDevnetChain } from "./devnet.ts";
+import { prepareDatabase } from "./database.ts";
+import { buildSluice, type Sluice } from "./sluice.ts";
 
-export interface DevnetServiceOptions {
+export interface DevnetSluiceOptions {
   env: Env;
   logger: Logger;
   /** An already open database (tests); by default the one the environment names. */
   database?: Database;
 }
 
-export interface DevnetService {
-  service: Service;
+export interface DevnetSluice extends DevnetRun {
+  sluice: Sluice;
   chain: DevnetChain;
   /** The bundled solvers and the Deployment the server runs on. */
   bundled: BundledSolvers;
@@ -38,7 +41,7 @@ export interface DevnetService {
   demoDiscount: DemoDiscount | null;
 }
 
-export async function startDevnetService(options: DevnetServiceOptions): Promise<DevnetService> {
+export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<DevnetSluice> {
   const { env, logger } = options;
   // The bundled solvers poll the API for won orders, so they must know its URL before it listens; with PORT=0
   // the port is chosen here (the OS's choice of a free one) instead of inside listen().
@@ -51,7 +54,7 @@ export async function startDevnetService(options: DevnetServiceOptions): Promise
     options.database ??
     lockEmbeddedDatabase(databaseOptionsFromEnv(env, env.DATA_DIR, { role: "server", logger }));
   // The chain and the database (opened, migrated, demo data loaded) start side by side: neither needs the other
-  // until the swap runtime is built, and together they are most of the start-up time.
+  // until the root is built, and together they are most of the start-up time.
   const [opened, started] = await Promise.allSettled([
     openAndPrepareDatabase(databaseTarget, env, logger),
     startDevnetChain({ dataDir: env.DATA_DIR, logger }),
@@ -64,64 +67,58 @@ export async function startDevnetService(options: DevnetServiceOptions): Promise
   const database = opened.value;
   const chain = started.value;
 
-  let bundled: BundledSolvers | undefined;
   // The bundled solvers start before the API listens (the deployment names their endpoints); they poll it after.
   let markListening = () => {};
   const apiListening = new Promise<void>((resolve) => {
     markListening = resolve;
   });
+  let bundled: BundledSolvers | undefined;
+  let sluice: Sluice | undefined;
   try {
-    const service = await startService({
+    // Started once the database is migrated and seeded, just before the server listens: the solvers start polling
+    // the API moments before it answers, not through the whole database start.
+    const solvers = await startBundledSolvers(chain, { apiUrl, apiListening, logger });
+    bundled = solvers;
+    sluice = await buildSluice({
       env: { ...env, PORT: port },
       logger,
       database,
       databasePrepared: true,
-      // Called once the database is migrated and seeded, just before the server listens: the solvers start
-      // polling the API moments before it answers, not through the whole database start.
-      swap: async (db) => {
-        bundled = await startBundledSolvers(chain, { apiUrl, apiListening, logger });
-        return createSwapRuntime({
-          deployment: bundled.deployment,
-          chainIdentity: chain.identity,
-          rpcUrls: [chain.rpcUrl],
-          protocolSigner: chain.protocolSigner,
-          solverSecrets: bundled.solverSecrets,
-          database: db,
-          clock: systemClock,
-          logger,
-        });
+      closeDatabase: true,
+      deployment: {
+        deployment: solvers.deployment,
+        chainIdentity: chain.identity,
+        rpcUrls: [chain.rpcUrl],
+        protocolSigner: chain.protocolSigner,
+        solverSecrets: solvers.solverSecrets,
+        faucet: chain.faucet,
       },
-      serverOptions: {
-        plugins: [
-          async (api) => {
-            await api.register(devRoutes, {
-              deployment: { local: true, ...devnetTokens(chain.core) },
-              faucet: chain.faucet,
-            });
-          },
-        ],
-      },
-      workers: [
-        { name: "bundled solvers", stop: async () => bundled?.stop() },
+      running: [
         { name: "anvil", stop: () => chain.stop() },
+        { name: "bundled solvers", stop: () => solvers.stop() },
       ],
     });
-    markListening();
     // Once the API drains, a poll would meet a closing listener: the solvers stop polling first.
-    service.lifecycle.onDrain(() => void bundled?.stopFilling());
+    sluice.parts.lifecycle.onDrain(() => void solvers.stopFilling());
+    await sluice.start();
+    markListening();
     // The RPC port changes every run: scripts read this run's endpoints from the data directory.
     writeJsonAtomically(chain.files.endpoints, {
-      apiUrl: service.apiUrl,
+      apiUrl: sluice.apiUrl,
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,
     });
-    const demoDiscount = await publishDemoDiscountLogged(service.apiUrl, chain, logger);
-    // startService has called the swap factory, which set `bundled`.
-    return { service, chain, bundled: bundled!, demoDiscount };
+    const demoDiscount = await publishDemoDiscountLogged(sluice.apiUrl, chain, logger);
+    return { sluice, apiUrl: sluice.apiUrl, chain, bundled: solvers, demoDiscount };
   } catch (error) {
-    await bundled?.stop().catch(() => {});
-    await chain.stop();
-    await database.close().catch(() => {});
+    // Once built, the root stops everything (the solvers, anvil, the database); before, it is done here.
+    if (sluice) {
+      await sluice.stop().catch(() => {});
+    } else {
+      await bundled?.stop().catch(() => {});
+      await chain.stop();
+      await database.close().catch(() => {});
+    }
     throw error;
   }
 }

@@ -1,0 +1,235 @@
+// The parts of one deployment's swap flow, each built once: the chain client and block tracker, the solver
+// directory, the inventory, the discounts, the market they make up, quotes, orders, liquidity and the indexer.
+// Building them reads nothing from the chain; `bindChain` and the workers do, from start() on.
+import type { LocalAccount } from "viem";
+import { AdapterReader } from "../chain/adapter-reader.ts";
+import { BlockTracker } from "../chain/blocks.ts";
+import { type ChainPublicClient, createChainPublicClient } from "../chain/client.ts";
+import { ViemSwapChain } from "../chain/swap-chain.ts";
+import type { Clock } from "../clock.ts";
+import type { Database } from "../db/client.ts";
+import type { Deployment } from "../deployment/schema.ts";
+import type { DevFaucet } from "../devnet/faucet.ts";
+import { DiscountChainReads } from "../discounts/chain-reads.ts";
+import { DiscountExpiryWorker } from "../discounts/expiry-worker.ts";
+import { LiveDiscounts } from "../discounts/live.ts";
+import { DiscountRepository } from "../discounts/repository.ts";
+import { DiscountService } from "../discounts/service.ts";
+import { SolverDiscounts } from "../discounts/solver-discounts.ts";
+import { type ChainIdentity, ensureChainIdentity } from "../indexer/chain-identity.ts";
+import { ReactorIndexer } from "../indexer/indexer.ts";
+import { InventorySource } from "../inventory/source.ts";
+import { LiquidityService } from "../liquidity/service.ts";
+import type { Logger } from "../logger.ts";
+import { type Market, reactorRef } from "../market/market.ts";
+import type { OrderEvents } from "../orders/order-events.ts";
+import { OrderService } from "../orders/order-service.ts";
+import { OrderRepository } from "../orders/repository.ts";
+import { SolverDirectory } from "../solvers/directory.ts";
+import type { SolverLogoStore } from "../solvers/logos.ts";
+import { RandomNoncePool } from "../swap/nonces.ts";
+import { QuoteLookup } from "../swap/quote-lookup.ts";
+import { QuoteService } from "../swap/quote-service.ts";
+import { QuoteRepository } from "../swap/repository.ts";
+import { QuoteRoundWriter } from "../swap/round-writer.ts";
+import type { Worker } from "./workers.ts";
+
+/** A deployment to serve, with its secrets and what a test or the devnet replaces. */
+export interface DeploymentOptions {
+  deployment: Deployment;
+  rpcUrls: readonly string[];
+  protocolSigner: LocalAccount;
+  solverSecrets: Map<string, string>;
+  /**
+   * The chain the stored swap state belongs to; by default the deployment's chain id and the genesis hash read at
+   * start. The devnet names its own (anvil's genesis can change across state reloads).
+   */
+  chainIdentity?: ChainIdentity;
+  /** The devnet's faucet, behind the dev helpers; anywhere else they answer 403 DEV_ONLY. */
+  faucet?: DevFaucet;
+  /** How often the chain head is polled (default 1000 ms). */
+  blockPollIntervalMs?: number;
+  /** How often the indexer looks for new blocks (default 1000 ms). */
+  indexerPollIntervalMs?: number;
+  /** Run the Reactor indexer and reconciler in this process (default true). */
+  indexer?: boolean;
+}
+
+/** What the deployment's parts are built on: the root's shared parts. */
+export interface DeploymentContext {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  solverLogos: SolverLogoStore;
+  orderEvents: OrderEvents;
+}
+
+export interface DeploymentParts {
+  deployment: Deployment;
+  publicClient: ChainPublicClient;
+  blocks: BlockTracker;
+  market: Market;
+  discounts: {
+    repository: DiscountRepository;
+    live: LiveDiscounts;
+    service: DiscountService;
+    solverDiscounts: SolverDiscounts;
+    worker: DiscountExpiryWorker;
+  };
+  quotes: {
+    repository: QuoteRepository;
+    /** Stores each answered round after its answer; drained before the database closes. */
+    roundWriter: QuoteRoundWriter;
+    lookup: QuoteLookup;
+    service: QuoteService;
+  };
+  orders: { repository: OrderRepository; service: OrderService };
+  liquidity: LiquidityService;
+  indexer: ReactorIndexer;
+  /** Binds the stored swap state to this chain, resetting it (with a warning) if the chain changed. */
+  bindChain(): Promise<void>;
+  /** In start order: the block tracker, the indexer (unless off), the discount expiry worker. */
+  workers: Worker[];
+}
+
+export function buildDeploymentParts(
+  options: DeploymentOptions,
+  context: DeploymentContext,
+): DeploymentParts {
+  const { deployment } = options;
+  const { database, clock, logger, orderEvents } = context;
+  const pollIntervalMs = options.blockPollIntervalMs ?? 1000;
+  const multicall = deployment.multicall ? { multicallAddress: deployment.multicall } : {};
+
+  const publicClient = createChainPublicClient({
+    chainId: deployment.chainId,
+    name: deployment.chainName,
+    rpcUrls: options.rpcUrls,
+    ...(deployment.multicall ? { multicall3: deployment.multicall } : {}),
+  });
+  const blocks = new BlockTracker(publicClient, pollIntervalMs);
+  const solvers = SolverDirectory.fromDeployment(deployment, options, context.solverLogos);
+  const inventory = new InventorySource({
+    reader: new AdapterReader(publicClient, multicall),
+    blocks,
+    deployment,
+    authorizationCandidates: () => [...new Set(solvers.all().map((solver) => solver.filler))],
+  });
+
+  // Discount signers are not authorization candidates of the snapshot: each discount's nonce is read per block
+  // anyway, and its signer's isFiller rides in that same read (src/discounts/live.ts), which also covers a
+  // discount published in the middle of a block whose snapshot was read before it.
+  const discountRepository = new DiscountRepository(database, { clock });
+  const discountReads = new DiscountChainReads(publicClient, multicall);
+  const live = new LiveDiscounts({
+    repository: discountRepository,
+    reads: discountReads,
+    protocolSigner: deployment.protocolSigner,
+    logger,
+  });
+  const discounts = {
+    repository: discountRepository,
+    live,
+    service: new DiscountService({
+      deployment,
+      client: publicClient,
+      reads: discountReads,
+      repository: discountRepository,
+      clock,
+    }),
+    solverDiscounts: new SolverDiscounts({
+      deployment,
+      repository: discountRepository,
+      live,
+      inventory,
+      protocolSigner: options.protocolSigner,
+    }),
+    worker: new DiscountExpiryWorker({
+      repository: discountRepository,
+      live,
+      inventory,
+      blocks,
+      deployment,
+      logger: logger.child({ worker: "discount-expiry" }),
+      pollIntervalMs,
+    }),
+  };
+
+  const nonces = new RandomNoncePool();
+  const market: Market = {
+    deployment,
+    solvers,
+    inventory,
+    discounts: live,
+    chain: new ViemSwapChain(publicClient, reactorRef(deployment)),
+    protocolSigner: options.protocolSigner,
+    database,
+    clock,
+    logger,
+    newNonce: () => nonces.next(),
+  };
+
+  const quoteRepository = new QuoteRepository(database);
+  const roundWriter = new QuoteRoundWriter({
+    save: (rounds) => quoteRepository.saveQuoteRounds(rounds),
+    logger,
+  });
+  const lookup = new QuoteLookup({
+    repository: quoteRepository,
+    pending: roundWriter,
+    clock,
+    quoteLifetimeSeconds: deployment.quoteLifetimeSeconds,
+  });
+  const quotes = {
+    repository: quoteRepository,
+    roundWriter,
+    lookup,
+    service: new QuoteService(market, quoteRepository, roundWriter),
+  };
+  const orderRepository = new OrderRepository(database, orderEvents);
+  const orders = {
+    repository: orderRepository,
+    service: new OrderService(market, quoteRepository, orderRepository, lookup),
+  };
+
+  const indexer = new ReactorIndexer({
+    database,
+    client: publicClient,
+    reactor: deployment.reactor,
+    ...(deployment.multicall ? { multicall: deployment.multicall } : {}),
+    confirmationDepth: deployment.confirmationDepth,
+    startBlock: BigInt(deployment.startBlock),
+    orderEvents,
+    clock,
+    logger: logger.child({ worker: "indexer" }),
+    pollIntervalMs: options.indexerPollIntervalMs ?? 1000,
+  });
+
+  const workers: Worker[] = [
+    { name: "block tracker", start: () => blocks.start(), stop: () => blocks.stop() },
+    ...((options.indexer ?? true)
+      ? [{ name: "indexer", start: () => indexer.start(), stop: () => indexer.stop() }]
+      : []),
+    { name: "discount expiry", start: () => discounts.worker.start(), stop: () => discounts.worker.stop() },
+  ];
+
+  return {
+    deployment,
+    publicClient,
+    blocks,
+    market,
+    discounts,
+    quotes,
+    orders,
+    liquidity: new LiquidityService(market),
+    indexer,
+    async bindChain() {
+      const identity = options.chainIdentity ?? {
+        chainId: deployment.chainId,
+        blockHash: (await publicClient.getBlock({ blockNumber: 0n })).hash,
+      };
+      await ensureChainIdentity(database, identity, logger, orderEvents);
+    },
+    workers,
+  };
+}

@@ -1,0 +1,205 @@
+// The composition root: every part of a running Sluice is built here, once, and handed to whoever needs it. What a
+// newcomer sees here is the whole: what is built, what is shared, what starts and stops, and in which order.
+//
+// Built: the database (opened and prepared, or given), the clock, the logger, the lifecycle, the registry and points
+// read models, the solver logos, the order events and the open-orders cache, and — for a deployment — the chain
+// client, block tracker, solvers, inventory, discounts, market, quotes, orders, liquidity and indexer
+// (deployment.ts); then the route table and the HTTP server.
+//
+// start(): listen → bind the stored swap state to the chain → start the workers (block tracker, indexer, discount
+// expiry). stop(), in reverse, once: /health turns 503 for SHUTDOWN_GRACE_MS → the HTTP server closes (in-flight
+// requests finish; SHUTDOWN_TIMEOUT_MS bounds it; the last quote rounds are stored) → the workers stop, last
+// started first, then what was running before the root (the devnet's bundled solvers, then anvil) → the database
+// closes. The whole stop is bounded once, by the signal handler (shutdown.ts, src/cli/signals.ts).
+import { type Clock, systemClock } from "../clock.ts";
+import { type Env, httpTimeouts } from "../config/env.ts";
+import type { Database } from "../db/client.ts";
+import { Lifecycle } from "../http/lifecycle.ts";
+import { createHttpMetrics } from "../http/metrics.ts";
+import type { DeploymentServices } from "../http/routes.ts";
+import { sluiceRoutes } from "../http/routes.ts";
+import { type App, buildServer } from "../http/server.ts";
+import type { Logger } from "../logger.ts";
+import { readShortList } from "../orders/list.ts";
+import { OpenOrdersCache } from "../orders/open-orders-cache.ts";
+import { OrderEvents } from "../orders/order-events.ts";
+import { PointsRepository } from "../points/repository.ts";
+import { PointsService } from "../points/service.ts";
+import { RegistryResponses } from "../registry/responses.ts";
+import { SolverLogoStore } from "../solvers/logos.ts";
+import { openServerDatabase, prepareDatabase } from "./database.ts";
+import { buildDeploymentParts, type DeploymentOptions, type DeploymentParts } from "./deployment.ts";
+import { stopInReverse, type Worker } from "./workers.ts";
+
+export interface SluiceOptions {
+  /** PORT, HOST, PUBLIC_URL, SHUTDOWN_GRACE_MS, the HTTP timeouts, and the database and demo-data settings. */
+  env: Env;
+  logger: Logger;
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** An open database (tests, the devnet); by default the one `env` names, opened here. */
+  database?: Database;
+  /** The given database has been migrated (and seeded) already: the devnet does it while anvil starts. */
+  databasePrepared?: boolean;
+  /** Close the database on stop (default: only one opened here). */
+  closeDatabase?: boolean;
+  /** The deployment whose swap flow to serve; without one, only the partner API (and the system routes). */
+  deployment?: DeploymentOptions;
+  /** Listen on PORT/HOST at start (default true); tests answer through `inject` instead. */
+  listen?: boolean;
+  /** Default process metrics (CPU, memory, event loop) on /metrics (default true). */
+  collectProcessMetrics?: boolean;
+  /**
+   * Parts already running when the root is built, in the order they started (the devnet's anvil, then its bundled
+   * solvers): stopped after the root's own workers, last started first.
+   */
+  running?: Array<Pick<Worker, "name" | "stop">>;
+}
+
+/** The parts every Sluice has. */
+export interface SluiceParts {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  lifecycle: Lifecycle;
+  registry: RegistryResponses;
+  points: PointsService;
+  solverLogos: SolverLogoStore;
+  /** This process's order changes: written by POST /order, the indexer and a chain reset; read by the cache. */
+  orderEvents: OrderEvents;
+  /** The solvers' open-orders polls, answered from memory between order changes. */
+  openOrders: OpenOrdersCache;
+}
+
+export interface Sluice {
+  parts: SluiceParts;
+  /** The swap flow's parts; undefined on a partner-only Sluice. */
+  deployment: DeploymentParts | undefined;
+  /** Built, routes mounted, not listening until start(). */
+  http: App;
+  /** The root's workers, in start order. */
+  workers: readonly Worker[];
+  /** The base URL the API listens on once started, e.g. `http://127.0.0.1:8080/api/v1`. */
+  readonly apiUrl: string;
+  start(): Promise<void>;
+  /** Drains and stops everything; resolves once the database is closed. Idempotent. */
+  stop(): Promise<void>;
+}
+
+export async function buildSluice(options: SluiceOptions): Promise<Sluice> {
+  const database = options.database ?? (await openServerDatabase(options.env, options.logger));
+  const closeDatabase = options.closeDatabase ?? options.database === undefined;
+  try {
+    if (!options.databasePrepared) await prepareDatabase(database, options.env, options.logger);
+    return await compose(options, database, closeDatabase);
+  } catch (error) {
+    // A database this Sluice would close on stop is closed when it cannot be built, too.
+    if (closeDatabase) await database.close().catch(() => {});
+    throw error;
+  }
+}
+
+async function compose(options: SluiceOptions, database: Database, closeDatabase: boolean): Promise<Sluice> {
+  const { env, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const lifecycle = new Lifecycle();
+  const solverLogos = new SolverLogoStore();
+  const orderEvents = new OrderEvents();
+  const openOrders = new OpenOrdersCache((query) => readShortList(database, query), clock);
+  const stopInvalidating = orderEvents.subscribe(() => openOrders.invalidate());
+  const parts: SluiceParts = {
+    database,
+    clock,
+    logger,
+    lifecycle,
+    registry: new RegistryResponses(database, clock),
+    points: new PointsService(new PointsRepository(database), database, clock),
+    solverLogos,
+    orderEvents,
+    openOrders,
+  };
+
+  const deployment = options.deployment
+    ? buildDeploymentParts(options.deployment, { database, clock, logger, solverLogos, orderEvents })
+    : undefined;
+  const deploymentServices: DeploymentServices | undefined = deployment && {
+    market: deployment.market,
+    quotes: deployment.quotes.service,
+    orders: deployment.orders.service,
+    database,
+    openOrders,
+    liquidity: deployment.liquidity,
+    discounts: deployment.discounts.service,
+    solverDiscounts: deployment.discounts.solverDiscounts,
+    dev: {
+      deployment: deployment.deployment,
+      ...(options.deployment?.faucet ? { faucet: options.deployment.faucet } : {}),
+    },
+    publicUrl: env.PUBLIC_URL,
+  };
+
+  const metrics = createHttpMetrics({ collectProcessMetrics: options.collectProcessMetrics ?? true });
+  const http = await buildServer({
+    clock,
+    logger,
+    metrics,
+    timeouts: httpTimeouts(env),
+    routes: sluiceRoutes(
+      { lifecycle, metrics, registry: parts.registry, points: parts.points, solverLogos },
+      deploymentServices,
+    ),
+  });
+
+  // Rounds answered but not yet stored are written before the server's close completes (and so before the database
+  // closes), however the server is closed.
+  if (deployment) http.addHook("onClose", () => deployment.quotes.roundWriter.drain());
+
+  const workers = deployment?.workers ?? [];
+  let apiUrl: string | undefined;
+  let started: Array<Pick<Worker, "name" | "stop">> = [...(options.running ?? [])];
+  let stopping: Promise<void> | undefined;
+
+  return {
+    parts,
+    deployment,
+    http,
+    workers,
+    get apiUrl() {
+      if (apiUrl === undefined) throw new Error("Sluice is not listening");
+      return apiUrl;
+    },
+    async start() {
+      if (options.listen ?? true) {
+        await http.listen({ port: env.PORT, host: env.HOST });
+        const address = http.server.address();
+        const port = typeof address === "object" && address ? address.port : env.PORT;
+        apiUrl = `http://127.0.0.1:${port}/api/v1`;
+      }
+      await deployment?.bindChain();
+      for (const worker of workers) {
+        await worker.start();
+        started = [...started, worker];
+      }
+      logger.info(
+        { apiUrl, database: database.kind, chainId: deployment?.deployment.chainId },
+        "sluice is serving",
+      );
+    },
+    stop() {
+      stopping ??= (async () => {
+        lifecycle.startDraining();
+        // Load balancers see /health turn 503 during the grace period and stop routing here before the listener goes.
+        if (env.SHUTDOWN_GRACE_MS > 0)
+          await new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_GRACE_MS));
+        logger.info("draining: finishing in-flight requests");
+        // close() stops the listener and waits for in-flight requests; /health answers 503 meanwhile.
+        await http.close();
+        await stopInReverse(started, logger);
+        stopInvalidating();
+        if (closeDatabase) await database.close();
+        logger.info("stopped");
+      })();
+      return stopping;
+    },
+  };
+}

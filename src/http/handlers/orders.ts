@@ -1,0 +1,40 @@
+// GET /orders: filters, the solver view, ordering, and the streamed list. Answers are written by hand (a buffer or
+// a stream skips the serializer) and typed OrdersResponse; the tests validate the bodies against its schema.
+import type { Database } from "../../db/client.ts";
+import { InvalidCursorError, MissingOrdersFilterError } from "../../orders/errors.ts";
+import { listOrders, wholeAnswer } from "../../orders/list.ts";
+import { isOpenOrdersPoll, type OpenOrdersCache } from "../../orders/open-orders-cache.ts";
+import { OrdersQuerySchema, OrdersResponseSchema } from "../../orders/schemas.ts";
+import { errorResponses, SwapErrorSchema } from "../errors.ts";
+import { logAsRoutine } from "../request-log.ts";
+import type { Handler } from "../route.ts";
+
+export const ordersSchema = {
+  tags: ["orders"],
+  summary: "Stored orders, newest first",
+  description:
+    "At least one of orderId, orderIds, orderHash, orderHashes, orderStatus, swapper, filler is required. " +
+    "`solverId` keeps that solver's orders and adds `encodedOrder`, `protocolSignature`, `deadline` and " +
+    "`filler` to its own open orders. `sortKey` orders by createdAt (default) or updatedAt. The whole list is " +
+    "returned (streamed) unless `limit` is given; then `cursor` pages.",
+  querystring: OrdersQuerySchema,
+  response: {
+    200: OrdersResponseSchema,
+    400: SwapErrorSchema,
+    ...errorResponses(MissingOrdersFilterError, InvalidCursorError),
+  },
+};
+
+export function orders(database: Database, openOrders: OpenOrdersCache): Handler<typeof ordersSchema> {
+  return async (request, reply) => {
+    const { query } = request;
+    if (isOpenOrdersPoll(query)) {
+      // Solvers poll their open orders twice a second: those lines are at debug.
+      logAsRoutine(request);
+      const kept = await openOrders.get(query);
+      if (kept) return reply.type("application/json").send(wholeAnswer(request.id, kept));
+    }
+    const answer = await listOrders(database, query, request.id);
+    return reply.type("application/json").send(answer);
+  };
+}

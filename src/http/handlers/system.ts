@@ -1,0 +1,46 @@
+// The system endpoints: the liveness probe, Prometheus metrics, the OpenAPI document and its docs page.
+import swaggerUi from "@fastify/swagger-ui";
+import { z } from "zod";
+import type { Lifecycle } from "../lifecycle.ts";
+import type { HttpMetrics } from "../metrics.ts";
+import type { App, Handler, RouteEntry } from "../route.ts";
+
+const HealthSchema = z.object({ status: z.enum(["ok", "draining"]) }).meta({ id: "Health" });
+
+export const healthSchema = {
+  tags: ["system"],
+  summary: "Liveness probe",
+  description: "200 `ok` while running, 503 `draining` once shutdown starts. Checks no dependency.",
+  response: { 200: HealthSchema, 503: HealthSchema },
+};
+
+export function health(lifecycle: Lifecycle): Handler<typeof healthSchema> {
+  return async (_request, reply) => {
+    if (lifecycle.draining) return reply.code(503).send({ status: "draining" });
+    return { status: "ok" as const };
+  };
+}
+
+export const hiddenSchema = { hide: true };
+
+export function metrics(httpMetrics: HttpMetrics): Handler<typeof hiddenSchema> {
+  return async (_request, reply) => {
+    reply.header("content-type", httpMetrics.registry.contentType);
+    return httpMetrics.registry.metrics();
+  };
+}
+
+/** The document generated from every documented route's schemas (src/http/openapi.ts). */
+export const openApiDocument: Handler<typeof hiddenSchema> = async (request) => request.server.swagger();
+
+/** The docs page and its static files, reading the document at `documentPath`. */
+export function docs(path: string, documentPath: string): RouteEntry {
+  return {
+    method: "GET",
+    path,
+    listener: "public",
+    mount: (app: App) => {
+      app.register(swaggerUi, { routePrefix: path, uiConfig: { url: documentPath, deepLinking: true } });
+    },
+  };
+}

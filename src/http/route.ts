@@ -1,0 +1,100 @@
+// What one entry of the route table (routes.ts) is: method, path, schema, handler, and the API it belongs to.
+// `route()` checks the handler against the schema (request types from it, answers typed by its responses) and keeps
+// how to mount it; the server mounts every entry the same way.
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  FastifySchema,
+  FastifySerializerCompiler,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+} from "fastify";
+import type { $ZodType } from "zod/v4/core";
+import type { SluiceTypeProvider } from "./type-provider.ts";
+
+/** The application type routes are mounted on and tests work with. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  SluiceTypeProvider
+>;
+
+/**
+ * Which API a route belongs to. Both are served on the same port; the public API is under /api/v1 and in the
+ * OpenAPI document, the internal one (internal solvers only) under /api-internal/v1 and never documented.
+ */
+export type Listener = "public" | "internal";
+
+export const API_PREFIX = "/api/v1";
+export const INTERNAL_API_PREFIX = "/api-internal/v1";
+
+export const LISTENER_PREFIX: Record<Listener, string> = {
+  public: API_PREFIX,
+  internal: INTERNAL_API_PREFIX,
+};
+
+/** A handler whose request and answer types are its schema's. */
+export type Handler<Schema extends FastifySchema> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  unknown,
+  Schema,
+  SluiceTypeProvider,
+  FastifyBaseLogger
+>;
+
+export interface RouteDefinition<Schema extends FastifySchema> {
+  method: "GET" | "POST";
+  /** The path below the listener's prefix, e.g. `/quote` for /api/v1/quote. */
+  url: string;
+  listener: Listener;
+  /** Served at the port's root instead of under the listener's prefix (only /metrics, where scrapers look). */
+  atRoot?: true;
+  schema: Schema;
+  handler: Handler<Schema>;
+  /** Runs before the body is read: a refusal (no credentials, wrong deployment) whatever the request's shape. */
+  onRequest?: (request: FastifyRequest) => Promise<void>;
+  /** A route's own serializers (the /quote fast path); by default each response schema checks and serializes. */
+  serializerCompiler?: FastifySerializerCompiler<$ZodType>;
+}
+
+/** One mounted thing of the table: a route, or the docs' static files. */
+export interface RouteEntry {
+  method: "GET" | "POST";
+  /** The full path, e.g. `/api/v1/quote`. */
+  path: string;
+  listener: Listener;
+  mount(app: App): void;
+}
+
+export function route<Schema extends FastifySchema>(definition: RouteDefinition<Schema>): RouteEntry {
+  const { listener, atRoot, url, ...options } = definition;
+  const path = `${atRoot ? "" : LISTENER_PREFIX[listener]}${url}`;
+  // The internal API is never in the public document.
+  const schema = listener === "internal" ? { ...options.schema, hide: true } : options.schema;
+  return {
+    method: definition.method,
+    path,
+    listener,
+    mount: (app) => {
+      const { serializerCompiler, ...rest } = options;
+      app.route({
+        ...rest,
+        url: path,
+        schema,
+        // Fastify's types give a route's serializer compiler the route's schema; it is called with each response's.
+        ...(serializerCompiler
+          ? { serializerCompiler: serializerCompiler as unknown as FastifySerializerCompiler<Schema> }
+          : {}),
+      });
+    },
+  };
+}

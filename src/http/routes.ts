@@ -1,0 +1,102 @@
+// Every endpoint Sluice serves, in one table: method and path → handler → the service it calls. Public routes are
+// under /api/v1 and in the OpenAPI document; internal ones (internal solvers only) under /api-internal/v1, never
+// documented. Both are served on the same port. Handlers (./handlers) receive the services the composition root
+// (src/app) built; they construct nothing.
+import type { Database } from "../db/client.ts";
+import type { DiscountService } from "../discounts/service.ts";
+import type { SolverDiscounts } from "../discounts/solver-discounts.ts";
+import type { LiquidityService } from "../liquidity/service.ts";
+import type { Market } from "../market/market.ts";
+import type { OpenOrdersCache } from "../orders/open-orders-cache.ts";
+import type { OrderService } from "../orders/order-service.ts";
+import type { PointsService } from "../points/service.ts";
+import type { RegistryResponses } from "../registry/responses.ts";
+import type { SolverLogoStore } from "../solvers/logos.ts";
+import type { QuoteService } from "../swap/quote-service.ts";
+import * as dev from "./handlers/dev.ts";
+import * as discounts from "./handlers/discounts.ts";
+import * as liquidity from "./handlers/liquidity.ts";
+import * as orders from "./handlers/orders.ts";
+import * as points from "./handlers/points.ts";
+import * as registry from "./handlers/registry.ts";
+import * as logos from "./handlers/solver-logos.ts";
+import * as swap from "./handlers/swap.ts";
+import * as system from "./handlers/system.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+import type { HttpMetrics } from "./metrics.ts";
+import { API_PREFIX, type RouteEntry, route } from "./route.ts";
+
+/** What the routes of every Sluice call: the system endpoints and the partner API. */
+export interface PartnerServices {
+  lifecycle: Lifecycle;
+  metrics: HttpMetrics;
+  registry: RegistryResponses;
+  points: PointsService;
+  solverLogos: SolverLogoStore;
+}
+
+/** What the routes of a deployment call: its market, quotes, orders, liquidity, discounts and dev helpers. */
+export interface DeploymentServices {
+  market: Market;
+  quotes: QuoteService;
+  orders: OrderService;
+  database: Database;
+  openOrders: OpenOrdersCache;
+  liquidity: LiquidityService;
+  discounts: DiscountService;
+  solverDiscounts: SolverDiscounts;
+  dev: dev.DevHelpers;
+  /** `PUBLIC_URL`: the base of the URLs a quote hands out; by default each request's own origin. */
+  publicUrl: string | undefined;
+}
+
+export function sluiceRoutes(partner: PartnerServices, deployment?: DeploymentServices): RouteEntry[] {
+  // biome-ignore format: a table, one route per line
+  return [
+    // Prometheus scrapes the port's root.
+    route({ method: "GET", url: "/metrics", listener: "internal", atRoot: true, schema: system.hiddenSchema, handler: system.metrics(partner.metrics) }),
+    route({ method: "GET", url: "/openapi.json", listener: "public", schema: system.hiddenSchema, handler: system.openApiDocument }),
+    route({ method: "GET", url: "/health", listener: "public", schema: system.healthSchema, handler: system.health(partner.lifecycle) }),
+
+    route({ method: "GET", url: "/entities/networks", listener: "public", schema: registry.networksSchema, handler: registry.networks(partner.registry) }),
+    route({ method: "GET", url: "/entities/vaults", listener: "public", schema: registry.vaultsSchema, handler: registry.vaults(partner.registry) }),
+    route({ method: "GET", url: "/entities/operators", listener: "public", schema: registry.operatorsSchema, handler: registry.operators(partner.registry) }),
+    route({ method: "GET", url: "/entities/curators", listener: "public", schema: registry.curatorsSchema, handler: registry.curators(partner.registry) }),
+
+    route({ method: "GET", url: "/points/receiver/:address/current", listener: "public", schema: points.receiverCurrentSchema, handler: points.receiverCurrent(partner.points) }),
+    route({ method: "GET", url: "/points/vault/:address/current", listener: "public", schema: points.vaultCurrentSchema, handler: points.vaultCurrent(partner.points) }),
+    route({ method: "GET", url: "/points/vault/:address/:blockNumber", listener: "public", schema: points.vaultAtBlockSchema, handler: points.vaultAtBlock(partner.points) }),
+    route({ method: "GET", url: "/points/total/current", listener: "public", schema: points.totalCurrentSchema, handler: points.totalCurrent(partner.points) }),
+    route({ method: "GET", url: "/points/total/:blockNumber", listener: "public", schema: points.totalAtBlockSchema, handler: points.totalAtBlock(partner.points) }),
+    route({ method: "GET", url: "/points/receiver/:address/:blockNumber", listener: "public", schema: points.receiverAtBlockSchema, handler: points.receiverAtBlock }),
+
+    route({ method: "GET", url: "/solver-logos/:filename", listener: "public", schema: logos.solverLogoSchema, handler: logos.solverLogo(partner.solverLogos) }),
+
+    ...(deployment ? deploymentRoutes(deployment) : []),
+
+    system.docs(`${API_PREFIX}/docs`, `${API_PREFIX}/openapi.json`),
+  ];
+}
+
+function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
+  const internalSolverOnly = discounts.internalSolverOnly(services.market.solvers);
+  const devOnly = dev.devOnly(services.dev);
+  // biome-ignore format: a table, one route per line
+  return [
+    route({ method: "POST", url: "/check_approval", listener: "public", schema: swap.checkApprovalSchema, handler: swap.checkApprovalHandler(services.market) }),
+    route({ method: "POST", url: "/quote", listener: "public", schema: swap.quoteSchema, handler: swap.quote(services.quotes, services.publicUrl), serializerCompiler: swap.quoteSerializerCompiler }),
+    route({ method: "POST", url: "/order", listener: "public", schema: swap.orderSchema, handler: swap.order(services.orders) }),
+    route({ method: "GET", url: "/orders", listener: "public", schema: orders.ordersSchema, handler: orders.orders(services.database, services.openOrders) }),
+
+    route({ method: "POST", url: "/liquidity", listener: "public", schema: liquidity.liquiditySchema, handler: liquidity.liquidity(services.liquidity) }),
+    route({ method: "POST", url: "/liquidity-batch", listener: "public", schema: liquidity.liquidityBatchSchema, handler: liquidity.liquidityBatch(services.liquidity) }),
+
+    route({ method: "POST", url: "/discount", listener: "public", schema: discounts.discountSchema, handler: discounts.discount(services.discounts) }),
+    route({ method: "GET", url: "/discounts", listener: "internal", onRequest: internalSolverOnly, schema: discounts.liveDiscountsSchema, handler: discounts.liveDiscounts(services.solverDiscounts) }),
+    route({ method: "POST", url: "/discounts/resolve", listener: "internal", onRequest: internalSolverOnly, schema: discounts.resolveDiscountSchema, handler: discounts.resolveDiscount(services.solverDiscounts) }),
+
+    route({ method: "GET", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetBundleSchema, handler: dev.faucetBundle(services.dev) }),
+    route({ method: "POST", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetSchema, handler: dev.faucet(services.dev) }),
+    route({ method: "POST", url: "/dev/fund", listener: "public", onRequest: devOnly, schema: dev.fundSchema, handler: dev.fundWallet(services.dev) }),
+  ];
+}

@@ -1,0 +1,184 @@
+// What one confirmed block does to orders: the Reactor's Fill and InvalidateNonce events first, then the reconciler's
+// judgement of every other open order at that block (DESIGN.md §7), and on a reorg the undoing of all of it. The
+// orders themselves are written through the orders module (OrderSettlement) in the block's transaction, and the
+// changes are published to OrderEvents once it has committed. How blocks are followed is block-follower.ts's.
+import { eq, gt, inArray } from "drizzle-orm";
+import { type Address, type Hex, type ParseEventLogsReturnType, parseEventLogs } from "viem";
+import { reactorAbi } from "../chain/abis.ts";
+import type { ChainPublicClient } from "../chain/client.ts";
+import { hashOrder } from "../chain/order.ts";
+import type { Clock } from "../clock.ts";
+import type { DbTransaction } from "../db/client.ts";
+import type { OrderEvents, OrderStatusChanged } from "../orders/order-events.ts";
+import type { OpenOrder, OrderSettlement } from "../orders/settlement.ts";
+import type { OrderStatus, SettledAmount } from "../orders/tables.ts";
+import type { BlockApplier, FollowedBlock } from "./block-follower.ts";
+import { FundingReader, type FundingState } from "./funding-reader.ts";
+import { judgeOpenOrder } from "./reconcile.ts";
+import { nonceInvalidations, orderFundingStreaks, reactorFills } from "./tables.ts";
+
+export interface ReactorEventApplierOptions {
+  client: ChainPublicClient;
+  reactor: Address;
+  multicall?: Address;
+  settlement: OrderSettlement;
+  orderEvents: OrderEvents;
+  clock: Clock;
+}
+
+/** What a block's transaction needs, read from the chain and the database before it. */
+export interface BlockReads {
+  events: ParseEventLogsReturnType<typeof reactorAbi, undefined, true>;
+  /** The orders open before the block, and their funding at it (null where the read failed). */
+  open: OpenOrder[];
+  funding: Array<FundingState | null>;
+  at: Date;
+}
+
+export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatusChanged[]> {
+  readonly #funding: FundingReader;
+
+  constructor(private readonly options: ReactorEventApplierOptions) {
+    this.#funding = new FundingReader(options.client, options.reactor, options.multicall);
+  }
+
+  needsEveryBlock(): Promise<boolean> {
+    return this.options.settlement.anyTracked();
+  }
+
+  async read(block: FollowedBlock): Promise<BlockReads> {
+    const { client, reactor, settlement } = this.options;
+    const logs = await client.getLogs({ address: reactor, blockHash: block.hash });
+    const events = parseEventLogs({ abi: reactorAbi, logs, strict: true });
+    const open = await settlement.open();
+    const funding = await this.#funding.read(
+      open.map((order) => ({
+        swapper: order.swapper as Address,
+        tokenIn: order.tokenIn as Address,
+        nonce: BigInt(order.nonce),
+      })),
+      block.number,
+    );
+    return { events, open, funding, at: this.options.clock.now() };
+  }
+
+  /** The block's events first, then the reconciler's judgement of every open order they did not touch. */
+  async apply(tx: DbTransaction, block: FollowedBlock, reads: BlockReads): Promise<OrderStatusChanged[]> {
+    const { settlement } = this.options;
+    const { at } = reads;
+    const changes: OrderStatusChanged[] = [];
+    for (const event of reads.events) {
+      const txHash = event.transactionHash as Hex;
+      const logIndex = event.logIndex as number;
+      if (event.eventName === "Fill") {
+        const order = event.args.order;
+        const orderHash = hashOrder(order);
+        const settled: SettledAmount[] = order.outputs.map((output) => ({
+          token: output.token.toLowerCase(),
+          amount: output.amount.toString(),
+          recipient: output.recipient.toLowerCase(),
+          txHash,
+        }));
+        await tx
+          .insert(reactorFills)
+          .values({ blockNumber: block.number, logIndex, orderHash, txHash, outputs: settled });
+        const change = await settlement.fill(tx, {
+          orderHash,
+          blockNumber: block.number,
+          txHash,
+          settledAmounts: settled,
+          at,
+        });
+        if (change) changes.push(change);
+      } else if (event.eventName === "InvalidateNonce") {
+        const swapper = event.args.swapper.toLowerCase();
+        const nonce = event.args.nonce.toString();
+        await tx
+          .insert(nonceInvalidations)
+          .values({ blockNumber: block.number, logIndex, swapper, nonce, txHash });
+        changes.push(
+          ...(await settlement.cancelNonce(tx, { swapper, nonce, blockNumber: block.number, txHash, at })),
+        );
+      }
+    }
+    const touched = new Set(changes.map((change) => change.orderId));
+    changes.push(...(await this.#reconcile(tx, block, reads, touched)));
+    return changes;
+  }
+
+  /** Undoes the order changes, events and funding streaks of the blocks above `forkPoint`. */
+  async rewind(tx: DbTransaction, forkPoint: bigint): Promise<OrderStatusChanged[]> {
+    const changes = await this.options.settlement.rewindAbove(tx, forkPoint, this.options.clock.now());
+    await tx.delete(reactorFills).where(gt(reactorFills.blockNumber, forkPoint));
+    await tx.delete(nonceInvalidations).where(gt(nonceInvalidations.blockNumber, forkPoint));
+    await tx.delete(orderFundingStreaks);
+    return changes;
+  }
+
+  committed(changes: OrderStatusChanged[]): void {
+    this.options.orderEvents.publish(changes);
+  }
+
+  async #reconcile(
+    tx: DbTransaction,
+    block: FollowedBlock,
+    { open, funding, at }: BlockReads,
+    touched: ReadonlySet<string>,
+  ): Promise<OrderStatusChanged[]> {
+    const changes: OrderStatusChanged[] = [];
+    const candidates = open.filter((order) => !touched.has(order.orderId));
+    if (candidates.length === 0) return changes;
+    const streakRows = await tx
+      .select()
+      .from(orderFundingStreaks)
+      .where(
+        inArray(
+          orderFundingStreaks.orderId,
+          candidates.map((order) => order.orderId),
+        ),
+      );
+    const streaks = new Map(streakRows.map((row) => [row.orderId, row]));
+
+    for (const [index, order] of open.entries()) {
+      if (touched.has(order.orderId)) continue;
+      const state = funding[index];
+      // A failed read says nothing about the order: judge it at the next block.
+      if (!state) continue;
+      const previous = streaks.get(order.orderId);
+      const previousStreak = previous && previous.lastBlock === block.number - 1n ? previous.streak : 0;
+      const verdict = judgeOpenOrder(
+        { deadline: BigInt(order.deadline), amountIn: BigInt(order.amountIn), previousStreak },
+        state,
+        block.timestamp,
+      );
+      const change = async (to: OrderStatus, reason: string) => {
+        const changed = await this.options.settlement.change(tx, {
+          orderId: order.orderId,
+          from: "open",
+          to,
+          reason,
+          blockNumber: block.number,
+          at,
+        });
+        if (changed) changes.push(changed);
+      };
+      if (verdict.kind === "expired" || verdict.kind === "error") {
+        await change(verdict.kind, verdict.reason);
+      } else if (verdict.kind === "underfunded" && verdict.becomesInsufficient) {
+        await change("insufficient-funds", verdict.reason);
+      } else if (verdict.kind === "underfunded") {
+        await tx
+          .insert(orderFundingStreaks)
+          .values({ orderId: order.orderId, streak: verdict.streak, lastBlock: block.number })
+          .onConflictDoUpdate({
+            target: orderFundingStreaks.orderId,
+            set: { streak: verdict.streak, lastBlock: block.number },
+          });
+        continue;
+      }
+      if (previous)
+        await tx.delete(orderFundingStreaks).where(eq(orderFundingStreaks.orderId, order.orderId));
+    }
+    return changes;
+  }
+}

@@ -1,0 +1,193 @@
+// What the chain does to orders, as the indexer applies it: the orders it follows, and status changes written inside
+// the indexer's transaction for one block (a Fill, an invalidated nonce, the reconciler's verdicts, the undoing of a
+// reorged block). Each change is a compare-and-set written together with its history row, and comes back as the
+// event to publish (OrderEvents) once that transaction has committed.
+import { and, eq, gt } from "drizzle-orm";
+import type { Database, DbTransaction } from "../db/client.ts";
+import type { OrderStatusChanged } from "./order-events.ts";
+import { type OrderStatus, orderStatusHistory, orders, type SettledAmount } from "./tables.ts";
+
+export interface StatusChange {
+  orderId: string;
+  from: OrderStatus;
+  to: OrderStatus;
+  reason: string;
+  blockNumber?: bigint;
+  txHash?: string | null;
+  settledAmounts?: SettledAmount[];
+  at: Date;
+}
+
+/** An open order as the reconciler judges it. */
+export interface OpenOrder {
+  orderId: string;
+  swapper: string;
+  tokenIn: string;
+  nonce: string;
+  amountIn: string;
+  deadline: number;
+  orderHash: string;
+}
+
+export interface SettlingFill {
+  orderHash: string;
+  blockNumber: bigint;
+  txHash: string;
+  settledAmounts: SettledAmount[];
+  at: Date;
+}
+
+export interface NonceInvalidation {
+  swapper: string;
+  nonce: string;
+  blockNumber: bigint;
+  txHash: string;
+  at: Date;
+}
+
+export class OrderSettlement {
+  constructor(private readonly database: Database) {}
+
+  /** Whether any order can still be changed by the chain (open, or waiting for funds). */
+  async anyTracked(): Promise<boolean> {
+    const rows = await this.database.query<{ one: number }>(
+      "select 1 as one from orders where status in ('open', 'insufficient-funds') limit 1",
+    );
+    return rows.length > 0;
+  }
+
+  async open(): Promise<OpenOrder[]> {
+    return this.database.db
+      .select({
+        orderId: orders.orderId,
+        swapper: orders.swapper,
+        tokenIn: orders.tokenIn,
+        nonce: orders.nonce,
+        amountIn: orders.amountIn,
+        deadline: orders.deadline,
+        orderHash: orders.orderHash,
+      })
+      .from(orders)
+      .where(eq(orders.status, "open"));
+  }
+
+  /** Marks the order `fill` settled filled, whatever its status: a Fill always wins. */
+  async fill(tx: DbTransaction, fill: SettlingFill): Promise<OrderStatusChanged | undefined> {
+    const rows = await tx
+      .select({ orderId: orders.orderId, status: orders.status })
+      .from(orders)
+      .where(eq(orders.orderHash, fill.orderHash));
+    const row = rows[0];
+    if (!row || row.status === "filled") return undefined;
+    return this.change(tx, {
+      orderId: row.orderId,
+      from: row.status,
+      to: "filled",
+      reason: "Fill event",
+      blockNumber: fill.blockNumber,
+      txHash: fill.txHash,
+      settledAmounts: fill.settledAmounts,
+      at: fill.at,
+    });
+  }
+
+  /** Cancels the swapper's open orders on the invalidated nonce. */
+  async cancelNonce(tx: DbTransaction, invalidation: NonceInvalidation): Promise<OrderStatusChanged[]> {
+    const rows = await tx
+      .select({ orderId: orders.orderId })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.swapper, invalidation.swapper),
+          eq(orders.nonce, invalidation.nonce),
+          eq(orders.status, "open"),
+        ),
+      );
+    const events: OrderStatusChanged[] = [];
+    for (const row of rows) {
+      const event = await this.change(tx, {
+        orderId: row.orderId,
+        from: "open",
+        to: "cancelled",
+        reason: "swapper invalidated the nonce",
+        blockNumber: invalidation.blockNumber,
+        txHash: invalidation.txHash,
+        at: invalidation.at,
+      });
+      if (event) events.push(event);
+    }
+    return events;
+  }
+
+  /**
+   * Undoes every status change made at a block above `forkPoint`: each order goes back to the status it had before
+   * its first such change (itself recorded as a change, with the reorg as its reason).
+   */
+  async rewindAbove(tx: DbTransaction, forkPoint: bigint, at: Date): Promise<OrderStatusChanged[]> {
+    const changes = await tx
+      .select()
+      .from(orderStatusHistory)
+      .where(gt(orderStatusHistory.blockNumber, forkPoint))
+      .orderBy(orderStatusHistory.id);
+    const firstChange = new Map<string, (typeof changes)[number]>();
+    for (const change of changes)
+      if (!firstChange.has(change.orderId)) firstChange.set(change.orderId, change);
+    const events: OrderStatusChanged[] = [];
+    for (const [orderId, change] of firstChange) {
+      const current = await tx
+        .select({ status: orders.status })
+        .from(orders)
+        .where(eq(orders.orderId, orderId));
+      const from = current[0]?.status;
+      const to = change.fromStatus;
+      if (!from || !to || from === to) continue;
+      const event = await this.change(tx, {
+        orderId,
+        from,
+        to,
+        reason: `reorg: block ${change.blockNumber} left the chain (back to block ${forkPoint})`,
+        at,
+        ...(to !== "filled" ? { txHash: null, settledAmounts: [] } : {}),
+      });
+      if (event) events.push(event);
+    }
+    return events;
+  }
+
+  /**
+   * Applies a status change if the order is still in `from` (a compare-and-set, so concurrent writers cannot
+   * record the same change twice), with its history row. Returns its event, or undefined when it did not apply.
+   */
+  async change(tx: DbTransaction, change: StatusChange): Promise<OrderStatusChanged | undefined> {
+    const updated = await tx
+      .update(orders)
+      .set({
+        status: change.to,
+        updatedAt: change.at,
+        ...(change.txHash !== undefined ? { txHash: change.txHash } : {}),
+        ...(change.settledAmounts !== undefined ? { settledAmounts: change.settledAmounts } : {}),
+      })
+      .where(and(eq(orders.orderId, change.orderId), eq(orders.status, change.from)))
+      .returning({ orderId: orders.orderId });
+    if (updated.length === 0) return undefined;
+    const [history] = await tx
+      .insert(orderStatusHistory)
+      .values({
+        orderId: change.orderId,
+        fromStatus: change.from,
+        toStatus: change.to,
+        reason: change.reason,
+        blockNumber: change.blockNumber ?? null,
+        txHash: change.txHash ?? null,
+        createdAt: change.at,
+      })
+      .returning({ id: orderStatusHistory.id });
+    return {
+      kind: "status",
+      eventId: history!.id,
+      orderId: change.orderId,
+      from: change.from,
+      to: change.to,
+    };
+  }
+}
