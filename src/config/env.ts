@@ -1,7 +1,7 @@
 // The process environment the service reads, parsed once and validated, so a typo fails at start.
 import { z } from "zod";
 import { SHIPPED_NETWORKS } from "../deployment/load.ts";
-import { DEFAULT_HTTP_TIMEOUTS, HEARTBEAT_INTERVAL_MS, type HttpTimeouts } from "../http/timeouts.ts";
+import { DEFAULT_HTTP_TIMEOUTS, HEARTBEAT_INTERVAL_MS, type HttpTimeouts } from "./http-timeouts.ts";
 
 /** A duration in milliseconds, at least `min`, at most a day. */
 const milliseconds = (min: number) => z.coerce.number().int().min(min).max(86_400_000);

@@ -16,6 +16,7 @@ import {
   validatorCompiler,
 } from "fastify-type-provider-zod";
 import type { Clock } from "../clock.ts";
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from "../config/http-timeouts.ts";
 import { asDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Logger } from "../logger.ts";
 import { boundClose } from "./bounded-close.ts";
@@ -32,7 +33,7 @@ import type { HttpMetrics } from "./metrics.ts";
 import { openApiOptions } from "./openapi.ts";
 import { requestLogLevel } from "./request-log.ts";
 import type { App, RouteEntry } from "./route.ts";
-import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, timeoutCheckIntervalMs } from "./timeouts.ts";
+import { timeoutCheckIntervalMs } from "./timeouts.ts";
 import type { SluiceTypeProvider } from "./type-provider.ts";
 
 export { API_VERSION } from "./openapi.ts";

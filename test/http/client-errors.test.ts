@@ -4,10 +4,10 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEnv } from "../../src/config/env.ts";
+import { DEFAULT_HTTP_TIMEOUTS, HEARTBEAT_INTERVAL_MS } from "../../src/config/http-timeouts.ts";
 import type { Database } from "../../src/db/client.ts";
 import { SwapErrorSchema } from "../../src/http/errors.ts";
 import type { App } from "../../src/http/server.ts";
-import { DEFAULT_HTTP_TIMEOUTS, HEARTBEAT_INTERVAL_MS } from "../../src/http/timeouts.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { settledWithin } from "../support/gates.ts";
 import { openRaw, parseRawAnswer } from "../support/raw-http.ts";
