@@ -86,8 +86,3 @@ export function decodeRevert(errorOrData: unknown): DecodedRevert | undefined {
     return undefined;
   }
 }
-
-/** The revert's error name (e.g. `InvalidOutput`), or undefined when the error carries no decodable revert. */
-export function revertErrorName(errorOrData: unknown): string | undefined {
-  return decodeRevert(errorOrData)?.name;
-}

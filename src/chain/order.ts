@@ -137,11 +137,6 @@ export const orderAbiParameter = {
   ],
 } as const;
 
-/** EIP-712 struct hash of a Request. */
-export function hashRequest(request: Request): Hex {
-  return hashStruct({ types: requestTypes, primaryType: "Request", data: request });
-}
-
 /** EIP-712 struct hash of an Order: the `orderHash` Sluice stores and matches `Fill` events with. */
 export function hashOrder(order: Order): Hex {
   return hashStruct({ types: orderTypes, primaryType: "Order", data: order });
@@ -171,15 +166,6 @@ export function decodeOrder(encoded: Hex): Order {
     filler: order.filler,
     outputs: order.outputs.map((o) => ({ ...o })),
   };
-}
-
-export function signRequest(signer: TypedDataSigner, ref: ReactorRef, request: Request): Promise<Hex> {
-  return signer.signTypedData({
-    domain: reactorDomain(ref.chainId, ref.reactor),
-    types: requestTypes,
-    primaryType: "Request",
-    message: request,
-  });
 }
 
 export function signOrder(signer: TypedDataSigner, ref: ReactorRef, order: Order): Promise<Hex> {

@@ -6,6 +6,7 @@ import type { Hex } from "viem";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import type { OrderEvents } from "../orders/order-events.ts";
+import { OrderSettlement } from "../orders/settlement.ts";
 
 export interface ChainIdentity {
   chainId: number;
@@ -16,12 +17,12 @@ export interface ChainIdentity {
   blockHash: Hex;
 }
 
-/** Every table whose rows only make sense on one chain. Points and registries are chain-independent. */
+/**
+ * Every other table whose rows only make sense on one chain (the orders module deletes its own). Points and
+ * registries are chain-independent.
+ */
 const CHAIN_BOUND_TABLES = [
-  "order_status_history",
-  "order_attempts",
   "order_funding_streaks",
-  "orders",
   "solver_answers",
   "quotes",
   "quote_requests",
@@ -60,6 +61,7 @@ export async function ensureChainIdentity(
         { stored: { chainId: Number(stored.chain_id), blockHash: stored.genesis_hash }, current: identity },
         "the chain behind the stored swap state changed: resetting orders, quotes and indexer state",
       );
+      await new OrderSettlement(database).deleteAll(tx);
       await tx.execute(sql.raw(`truncate table ${CHAIN_BOUND_TABLES.join(", ")}`));
     }
     await tx.execute(sql`

@@ -1,11 +1,11 @@
 // What the chain does to orders, as the indexer applies it: the orders it follows, and status changes written inside
 // the indexer's transaction for one block (a Fill, an invalidated nonce, the reconciler's verdicts, the undoing of a
-// reorged block). Each change is a compare-and-set written together with its history row, and comes back as the
+// reorged block); and, when the chain itself changes, the deletion of every order. Each change is a compare-and-set written together with its history row, and comes back as the
 // event to publish (OrderEvents) once that transaction has committed.
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Database, DbTransaction } from "../db/client.ts";
 import type { OrderStatusChanged } from "./order-events.ts";
-import { type OrderStatus, orderStatusHistory, orders, type SettledAmount } from "./tables.ts";
+import { type OrderStatus, orderAttempts, orderStatusHistory, orders, type SettledAmount } from "./tables.ts";
 
 export interface StatusChange {
   orderId: string;
@@ -152,6 +152,11 @@ export class OrderSettlement {
       if (event) events.push(event);
     }
     return events;
+  }
+
+  /** The chain behind the stored orders changed (chain-identity.ts): every order goes, with its history and attempts. */
+  async deleteAll(tx: DbTransaction): Promise<void> {
+    await tx.execute(sql`truncate table ${orderStatusHistory}, ${orderAttempts}, ${orders}`);
   }
 
   /**

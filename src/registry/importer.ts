@@ -1,22 +1,9 @@
-// An import: read the metadata tree, join the overlay's on-chain vault data, replace the stored registry.
+// An import of a read metadata tree: join the overlay's on-chain vault data, replace the stored registry.
 import type { Database } from "../db/client.ts";
-import { type ReadMetadataTreeOptions, readMetadataTree } from "./metadata-tree.ts";
 import type { Overlay } from "./overlay.ts";
 import type { MetadataTree, Registry } from "./registry.ts";
 import type { ImportReport, OverlayReport, TreeReport } from "./report.ts";
 import { replaceRegistry } from "./repository.ts";
-
-export interface ImportRegistryOptions extends ReadMetadataTreeOptions {
-  registryDir: string;
-  overlay: Overlay;
-}
-
-export async function importRegistry(
-  database: Database,
-  options: ImportRegistryOptions,
-): Promise<ImportReport> {
-  return storeRegistry(database, await readMetadataTree(options.registryDir, options), options.overlay);
-}
 
 /** Stores an already-read tree with its overlay, replacing the registry atomically. */
 export async function storeRegistry(

@@ -8,8 +8,9 @@ import {
   createChainWalletClient,
   defineSluiceChain,
 } from "../../src/chain/client.ts";
-import { decodeRevert, revertErrorName } from "../../src/chain/errors.ts";
+import { decodeRevert } from "../../src/chain/errors.ts";
 import { TEST_CHAIN_ID, useTestChain } from "../support/anvil.ts";
+import { revertErrorName } from "../support/reverts.ts";
 
 const chain = useTestChain({ deploy: false });
 /** Nothing listens on port 1: connections are refused at once. */

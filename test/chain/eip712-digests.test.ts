@@ -8,9 +8,10 @@ import { type Address, type Hex, type LocalAccount, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { reactorAbi } from "../../src/chain/abis.ts";
-import { revertErrorName } from "../../src/chain/errors.ts";
-import { type Order, type Output, type Request, signOrder, signRequest } from "../../src/chain/order.ts";
+import { type Order, type Output, type Request, signOrder } from "../../src/chain/order.ts";
 import { useTestChain } from "../support/anvil.ts";
+import { signRequest } from "../support/requests.ts";
+import { revertErrorName } from "../support/reverts.ts";
 
 const chain = useTestChain();
 const CASES = 300;

@@ -8,11 +8,11 @@ import {
   decodeOrder,
   encodeOrder,
   hashOrder,
-  hashRequest,
   type Order,
   type Output,
   orderAbiParameter,
 } from "../../src/chain/order.ts";
+import { hashRequest } from "../support/requests.ts";
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as const;
 

@@ -4,7 +4,6 @@
 import { type Address, type Hex, type LocalAccount, maxUint256, parseEventLogs } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { liquidLaneAdapterAbi, reactorAbi, testERC20Abi, testUSDTAbi } from "../../src/chain/abis.ts";
-import { revertErrorName } from "../../src/chain/errors.ts";
 import {
   type Discount,
   type DiscountSwap,
@@ -15,6 +14,7 @@ import {
 } from "../../src/chain/order.ts";
 import { DEFAULT_VAULT_LIQUIDITY } from "../../src/devnet/deploy.ts";
 import { useTestChain } from "../support/anvil.ts";
+import { revertErrorName } from "../support/reverts.ts";
 import { expectFillReverts, prepareFill, RWA, sendFill, simulateFill, USD } from "./fill-helpers.ts";
 
 const chain = useTestChain();

@@ -7,7 +7,6 @@ import {
   testERC1271WalletAbi,
   testERC1271WalletBytecode,
 } from "../../src/chain/abis.ts";
-import { revertErrorName } from "../../src/chain/errors.ts";
 import {
   type DiscountSwapInput,
   type Order,
@@ -15,9 +14,10 @@ import {
   type Request,
   type SwapInput,
   signOrder,
-  signRequest,
 } from "../../src/chain/order.ts";
 import type { TestChain } from "../support/anvil.ts";
+import { signRequest } from "../support/requests.ts";
+import { revertErrorName } from "../support/reverts.ts";
 
 export const RWA = 10n ** 18n;
 export const USD = 10n ** 6n;

@@ -3,10 +3,10 @@
 import { type Address, parseEventLogs } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { executorAbi, liquidLaneAdapterAbi, reactorAbi } from "../../src/chain/abis.ts";
-import { revertErrorName } from "../../src/chain/errors.ts";
 import { encodeOrder, hashOrder } from "../../src/chain/order.ts";
 import { addressFromSeed, useTestChain } from "../support/anvil.ts";
 import { approveReactor, tokenBalance } from "../support/orders.ts";
+import { revertErrorName } from "../support/reverts.ts";
 import {
   deployApprovedWallet,
   expectFillReverts,

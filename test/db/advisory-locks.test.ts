@@ -16,13 +16,13 @@ import { replaceRegistry } from "../../src/registry/repository.ts";
 import { FIXTURE_TREE, fixtureOverlay } from "../registry/support.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { REPO_ROOT, runSluice } from "../support/cli.ts";
+import { ManualClock } from "../support/clock.ts";
 import {
   advisoryLockHolders,
   createEmptyPostgresDatabase,
   type EmptyPostgresDatabase,
 } from "../support/db.ts";
 import { eventually, gate } from "../support/gates.ts";
-import { ManualClock } from "../support/server.ts";
 import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";
 
 function sourceFiles(dir: string): string[] {

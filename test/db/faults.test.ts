@@ -9,6 +9,7 @@ import { migrate } from "../../src/db/migrate.ts";
 import type { PostgresTimeouts } from "../../src/db/postgres.ts";
 import { IndexerLease } from "../../src/indexer/lease.ts";
 import { useTestChain } from "../support/anvil.ts";
+import { ManualClock } from "../support/clock.ts";
 import {
   advisoryLockHolders,
   createEmptyPostgresDatabase,
@@ -16,7 +17,6 @@ import {
 } from "../support/db.ts";
 import { eventually, settledWithin } from "../support/gates.ts";
 import { approveReactor, fillOrder, placeOrder } from "../support/orders.ts";
-import { ManualClock } from "../support/server.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";

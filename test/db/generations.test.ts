@@ -2,9 +2,9 @@
 // write made in this process (followed by invalidate) seen by every read that starts after it, even while an
 // older refresh is still in flight.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import { bumpGeneration, GenerationCache } from "../../src/db/generations.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { gate } from "../support/gates.ts";
 

@@ -3,13 +3,13 @@ import type { Database } from "../../src/db/client.ts";
 import { readGeneration } from "../../src/db/generations.ts";
 import { generateDemoOverlay, seedDemoRegistry } from "../../src/demo/registry.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { importRegistry } from "../../src/registry/importer.ts";
 import { readMetadataTree, readTreeTokens, type TreeToken } from "../../src/registry/metadata-tree.ts";
 import { overlayToFile, parseOverlay } from "../../src/registry/overlay.ts";
 import type { TreeVault } from "../../src/registry/registry.ts";
 import { readApprovedVaults, readVaultAddresses } from "../../src/registry/repository.ts";
 import { FIXTURE_TREE, writeTree } from "../registry/support.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { importRegistry } from "../support/registry.ts";
 
 describe("demo overlay", () => {
   let vaults: TreeVault[];

@@ -8,7 +8,6 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DevnetSluice } from "../../src/app/devnet.ts";
 import { liquidLaneAdapterAbi } from "../../src/chain/abis.ts";
-import { signRequest } from "../../src/chain/order.ts";
 import { DEMO_DISCOUNT_PPM } from "../../src/demo/discount.ts";
 import { NATIVE_TOKEN } from "../../src/devnet/faucet.ts";
 import {
@@ -24,6 +23,7 @@ import {
 } from "../../src/swap/schemas.ts";
 import { type CapturedLogs, captureLogs } from "../reference-solver/support.ts";
 import { requestFromSignatureData } from "../support/orders.ts";
+import { signRequest } from "../support/requests.ts";
 import { balancesOf, devnetClient, getJson, postJson, startTestDevnet, temporaryDataDir } from "./support.ts";
 
 const ONE_RWA = 10n ** 18n;

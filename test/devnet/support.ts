@@ -8,7 +8,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type Address, erc20Abi, type Hex, type LocalAccount } from "viem";
 import { type DevnetSluice, startDevnetSluice } from "../../src/app/devnet.ts";
 import { createChainPublicClient, createChainWalletClient } from "../../src/chain/client.ts";
-import { signRequest } from "../../src/chain/order.ts";
 import { readEnv } from "../../src/config/env.ts";
 import { type Logger, silentLogger } from "../../src/logger.ts";
 import { OrdersResponseSchema } from "../../src/orders/schemas.ts";
@@ -18,6 +17,7 @@ import {
   QuoteResponseSchema,
 } from "../../src/swap/schemas.ts";
 import { requestFromSignatureData } from "../support/orders.ts";
+import { signRequest } from "../support/requests.ts";
 
 export function temporaryDataDir(): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), "sluice-devnet-"));

@@ -6,8 +6,7 @@ import { describe, expect, it } from "vitest";
 import { buildSluice } from "../../src/app/sluice.ts";
 import { executorAbi, liquidLaneAdapterAbi, testERC20Abi } from "../../src/chain/abis.ts";
 import { adapterDomain, discountSwapTypes } from "../../src/chain/eip712.ts";
-import { decodeOrder, signRequest } from "../../src/chain/order.ts";
-import { ManualClock } from "../../src/clock.ts";
+import { decodeOrder } from "../../src/chain/order.ts";
 import { readEnv } from "../../src/config/env.ts";
 import {
   discountSwapInputOf,
@@ -27,8 +26,10 @@ import {
   useWorkedExample,
 } from "../liquidity/worked-example.ts";
 import { useTestChain } from "../support/anvil.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { approveReactor, requestFromSignatureData } from "../support/orders.ts";
+import { signRequest } from "../support/requests.ts";
 import { startScriptedSolver } from "../support/solver-server.ts";
 
 const chain = useTestChain();

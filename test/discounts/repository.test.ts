@@ -2,10 +2,10 @@
 // writes (publish, cancel, expiry) show at once; another replica's once the copy is older than maxAgeMs.
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { StoredDiscount } from "../../src/discounts/discount.ts";
 import { DiscountRepository } from "../../src/discounts/repository.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 
 const TOKEN = "0x00000000000000000000000000000000000000aa" as Address;

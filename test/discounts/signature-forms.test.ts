@@ -10,7 +10,6 @@ import {
   testERC1271WalletBytecode,
 } from "../../src/chain/abis.ts";
 import { type Discount, type DiscountSwapInput, signDiscountSwap } from "../../src/chain/order.ts";
-import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import {
   discountSwapInputOf,
@@ -20,6 +19,7 @@ import {
 import { prepareFill, RWA, sendFill, simulateFill, USD } from "../contracts/fill-helpers.ts";
 import { deployContract, discountBody, send } from "../liquidity/worked-example.ts";
 import { useTestChain } from "../support/anvil.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { clearDiscountStore } from "../support/discounts.ts";
 import { approveReactor } from "../support/orders.ts";

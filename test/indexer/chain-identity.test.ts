@@ -4,7 +4,9 @@ import type { Database } from "../../src/db/client.ts";
 import { ensureChainIdentity } from "../../src/indexer/chain-identity.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { type OrderEvent, OrderEvents } from "../../src/orders/order-events.ts";
+import { OrderRepository } from "../../src/orders/repository.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { newOrder } from "../support/order-rows.ts";
 
 const GENESIS_A = `0x${"a".repeat(64)}` as const;
 const GENESIS_B = `0x${"b".repeat(64)}` as const;
@@ -26,6 +28,19 @@ describe.each(databaseKinds)("chain identity (%s)", (kind) => {
     );
   const countQuoteRequests = async () =>
     Number((await database.query<{ n: string }>("select count(*) as n from quote_requests"))[0]?.n);
+  const storeOrder = async (orderEvents: OrderEvents) => {
+    const at = new Date();
+    const repository = new OrderRepository(database, orderEvents);
+    const { order } = await repository.createOnce(newOrder("ext_chain", at));
+    await repository.recordAttempt(order.orderId, randomUUID(), at);
+  };
+  const countOrderRows = async () =>
+    (
+      await database.query<{ n: string }>(
+        `select (select count(*) from orders) + (select count(*) from order_status_history)
+           + (select count(*) from order_attempts) as n`,
+      )
+    ).map((row) => Number(row.n))[0];
 
   it("keeps the swap state while the chain is the same, and resets it when the chain changes", async () => {
     const logger = silentLogger();
@@ -36,13 +51,17 @@ describe.each(databaseKinds)("chain identity (%s)", (kind) => {
       ensureChainIdentity(database, { chainId, blockHash }, logger, orderEvents);
     expect(await ensure(31337, GENESIS_A)).toBe(false);
     await storeQuoteRequest();
+    await storeOrder(new OrderEvents());
     await database.query("insert into dataset_generations (dataset, generation) values ('points', 7)");
     expect(await ensure(31337, GENESIS_A)).toBe(false);
     expect(await countQuoteRequests()).toBe(1);
+    // The order, its created row in the history, and one attempt.
+    expect(await countOrderRows()).toBe(3);
     expect(published).toEqual([]);
 
     expect(await ensure(31337, GENESIS_B)).toBe(true);
     expect(await countQuoteRequests()).toBe(0);
+    expect(await countOrderRows()).toBe(0);
     // This process's order readers are told the orders are gone.
     expect(published).toEqual([{ kind: "reset" }]);
     // Partner data is not chain state.

@@ -3,11 +3,11 @@
 import { maxUint256 } from "viem";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { reactorAbi } from "../../src/chain/abis.ts";
-import { ManualClock } from "../../src/clock.ts";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { useTestChain } from "../support/anvil.ts";
+import { ManualClock } from "../support/clock.ts";
 import { databaseKinds } from "../support/db.ts";
 import {
   approveReactor,

@@ -3,11 +3,11 @@
 // A chain that became shorter than what was indexed (a devnet's anvil killed before it saved its state, here an
 // evm_revert) is the same: a reorg, rewound, never an error.
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.ts";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { useTestChain } from "../support/anvil.ts";
+import { ManualClock } from "../support/clock.ts";
 import { databaseKinds } from "../support/db.ts";
 import {
   approveReactor,

@@ -28,11 +28,12 @@ import {
   testVaultBytecode,
 } from "../../src/chain/abis.ts";
 import { type Discount, signDiscount } from "../../src/chain/order.ts";
-import { type Clock, ManualClock } from "../../src/clock.ts";
+import type { Clock } from "../../src/clock.ts";
 import type { Database, DatabaseKind } from "../../src/db/client.ts";
 import { discountRequestBody } from "../../src/demo/discount.ts";
 import type { Deployment } from "../../src/deployment/schema.ts";
 import { devAccount, type TestChain } from "../support/anvil.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { clearDiscountStore } from "../support/discounts.ts";
 import { lateProxy } from "../support/late.ts";

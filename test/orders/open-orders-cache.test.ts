@@ -2,7 +2,6 @@
 // another replica's writes), concurrent polls share one read, and after invalidate() (a write in this process) no
 // poll gets, and nothing keeps, a read begun before it.
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.ts";
 import {
   isOpenOrdersPoll,
   OPEN_ORDERS_MAX_AGE_MS,
@@ -11,6 +10,7 @@ import {
   type OpenOrdersPoll,
 } from "../../src/orders/open-orders-cache.ts";
 import { OrdersQuerySchema } from "../../src/orders/schemas.ts";
+import { ManualClock } from "../support/clock.ts";
 import { gate } from "../support/gates.ts";
 
 function poll(query: Record<string, string>): OpenOrdersPoll {

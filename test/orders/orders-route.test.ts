@@ -3,7 +3,6 @@
 // within OPEN_ORDERS_MAX_AGE_MS.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.ts";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { PAGE_SIZE } from "../../src/orders/list.ts";
@@ -12,6 +11,7 @@ import type { OrderEvents } from "../../src/orders/order-events.ts";
 import { type NewOrder, OrderRepository } from "../../src/orders/repository.ts";
 import { OrderRecordSchema, OrdersResponseSchema } from "../../src/orders/schemas.ts";
 import { OrderSettlement } from "../../src/orders/settlement.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { hex, newOrder } from "../support/order-rows.ts";
 import { changeOrderStatus } from "../support/orders.ts";

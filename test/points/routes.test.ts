@@ -11,8 +11,9 @@ import {
   PointsByReceiverTypeListSchema,
   PointsByVaultListSchema,
 } from "../../src/points/schemas.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
-import { createTestServer, ManualClock } from "../support/server.ts";
+import { createTestServer } from "../support/server.ts";
 import { address, loadSnapshot, registerVault, row } from "./support.ts";
 
 const E48 = 10n ** 48n;

@@ -9,8 +9,9 @@ import { PointsRepository } from "../../src/points/repository.ts";
 import { type PointsByReceiver, PointsByReceiverListSchema } from "../../src/points/schemas.ts";
 import { PointsService } from "../../src/points/service.ts";
 import type { PointsRow } from "../../src/points/writer.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
-import { createTestServer, ManualClock } from "../support/server.ts";
+import { createTestServer } from "../support/server.ts";
 import { address, loadSnapshot, row } from "./support.ts";
 
 const BIG_VAULT = address("a", 1);

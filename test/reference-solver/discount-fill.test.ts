@@ -13,7 +13,6 @@ import {
   reactorAbi,
 } from "../../src/chain/abis.ts";
 import { hashOrder } from "../../src/chain/order.ts";
-import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import { type ReferenceSolver, startReferenceSolver } from "../../src/reference-solver/main.ts";
 import {
@@ -24,6 +23,7 @@ import {
 } from "../../src/reference-solver/pricing.ts";
 import { discountBody } from "../liquidity/worked-example.ts";
 import { devAccount, useTestChain } from "../support/anvil.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { approveReactor, tokenBalance } from "../support/orders.ts";
 import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";

@@ -18,7 +18,6 @@ import {
   testVaultAbi,
   testVaultBytecode,
 } from "../../src/chain/abis.ts";
-import { signRequest } from "../../src/chain/order.ts";
 import type { Database } from "../../src/db/client.ts";
 import { DEV_MNEMONIC } from "../../src/devnet/deploy.ts";
 import { INTERNAL_API_PREFIX } from "../../src/http/route.ts";
@@ -34,6 +33,7 @@ import { SHARED_SECRET_HEADER, type SolverLegSchema } from "../../src/solvers/pr
 import { QuoteResponseSchema } from "../../src/swap/schemas.ts";
 import type { TestChain } from "../support/anvil.ts";
 import { changeOrderStatus, quoteRequestBody, requestFromSignatureData } from "../support/orders.ts";
+import { signRequest } from "../support/requests.ts";
 
 export const SOLVER_ID = "sluice_alpha";
 export const SOLVER_SECRET = "alpha-secret";

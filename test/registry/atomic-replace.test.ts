@@ -19,8 +19,9 @@ import {
   PartnerEntityListSchema,
   PartnerVaultListSchema,
 } from "../../src/registry/schemas.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase } from "../support/db.ts";
-import { createTestServer, ManualClock } from "../support/server.ts";
+import { createTestServer } from "../support/server.ts";
 import { FIXTURE_TREE, fixtureOverlay } from "./support.ts";
 
 const ROUNDS = 8;

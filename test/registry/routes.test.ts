@@ -5,7 +5,6 @@ import type { Database } from "../../src/db/client.ts";
 import { bumpGeneration } from "../../src/db/generations.ts";
 import { PartnerErrorSchema } from "../../src/http/errors.ts";
 import type { App } from "../../src/http/server.ts";
-import { importRegistry } from "../../src/registry/importer.ts";
 import type { Overlay } from "../../src/registry/overlay.ts";
 import type { ImportReport } from "../../src/registry/report.ts";
 import { readApprovedVaults } from "../../src/registry/repository.ts";
@@ -14,8 +13,10 @@ import {
   PartnerEntityListSchema,
   PartnerVaultListSchema,
 } from "../../src/registry/schemas.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
-import { createTestServer, ManualClock } from "../support/server.ts";
+import { importRegistry } from "../support/registry.ts";
+import { createTestServer } from "../support/server.ts";
 import { FIXTURE_TREE, fixtureOverlay } from "./support.ts";
 
 /** Parses a body with a strict wire schema; the output must equal the input (lowercase, nothing dropped). */

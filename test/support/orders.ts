@@ -5,7 +5,7 @@ import type { Address, Hex, LocalAccount } from "viem";
 import { maxUint256 } from "viem";
 import { afterAll, beforeAll } from "vitest";
 import { executorAbi, testERC20Abi } from "../../src/chain/abis.ts";
-import { decodeOrder, type Request, signRequest } from "../../src/chain/order.ts";
+import { decodeOrder, type Request } from "../../src/chain/order.ts";
 import type { Clock } from "../../src/clock.ts";
 import type { Database, DatabaseKind } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
@@ -17,6 +17,7 @@ import type { QuoteResponse } from "../../src/swap/schemas.ts";
 import type { TestChain } from "./anvil.ts";
 import { createTestDatabase } from "./db.ts";
 import { lateProxy } from "./late.ts";
+import { signRequest } from "./requests.ts";
 import { type ScriptedSolver, type SolverBehaviour, startScriptedSolver } from "./solver-server.ts";
 import { createSwapTestApp } from "./swap.ts";
 

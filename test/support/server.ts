@@ -4,15 +4,13 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { DeploymentOptions } from "../../src/app/deployment.ts";
 import { buildSluice, type Sluice } from "../../src/app/sluice.ts";
-import { type Clock, ManualClock, systemClock } from "../../src/clock.ts";
+import { type Clock, systemClock } from "../../src/clock.ts";
 import { readEnv } from "../../src/config/env.ts";
 import type { Database } from "../../src/db/client.ts";
 import { parseDeployment } from "../../src/deployment/load.ts";
 import type { Deployment } from "../../src/deployment/schema.ts";
 import { API_PREFIX, type App } from "../../src/http/server.ts";
 import { type Logger, silentLogger } from "../../src/logger.ts";
-
-export { ManualClock };
 
 export interface TestServerOptions {
   clock?: Clock;

@@ -3,8 +3,6 @@
 import { type Address, getAddress } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testERC1271WalletAbi, testERC1271WalletBytecode } from "../../src/chain/abis.ts";
-import { signRequest } from "../../src/chain/order.ts";
-import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
@@ -12,8 +10,10 @@ import { pageSql } from "../../src/orders/page-query.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { OrdersQuerySchema } from "../../src/orders/schemas.ts";
 import { useTestChain } from "../support/anvil.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { quoteRequestBody, requestFromSignatureData } from "../support/orders.ts";
+import { signRequest } from "../support/requests.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import { createSwapTestApp } from "../support/swap.ts";
 

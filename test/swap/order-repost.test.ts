@@ -4,10 +4,10 @@
 // nothing while its inserting transaction is open. Gated, on PGlite and PostgreSQL.
 import { type Hex, toFunctionSelector } from "viem";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
 import { useTestChain } from "../support/anvil.ts";
+import { ManualClock } from "../support/clock.ts";
 import { databaseKinds } from "../support/db.ts";
 import {
   approveReactor,

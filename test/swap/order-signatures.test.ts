@@ -5,11 +5,11 @@
 import type { Hex } from "viem";
 import { beforeEach, describe, expect, it } from "vitest";
 import { decodeOrder, signOrder } from "../../src/chain/order.ts";
-import { ManualClock } from "../../src/clock.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
 import { deployApprovedWallet, simulateFill, swapLeg } from "../contracts/fill-helpers.ts";
 import { useTestChain } from "../support/anvil.ts";
+import { ManualClock } from "../support/clock.ts";
 import { databaseKinds } from "../support/db.ts";
 import { approveReactor, fillOrder, signedQuote, useQuotingSwapApp } from "../support/orders.ts";
 import { SIGNATURE_FORMS, withYParityV } from "../support/signatures.ts";

@@ -2,9 +2,9 @@
 // write, looking again for a fresh quote another replica may still be storing, and calling an old unknown quote
 // unknown at once.
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.ts";
 import { QuoteLookup } from "../../src/swap/quote-lookup.ts";
 import type { StoredQuote } from "../../src/swap/repository.ts";
+import { ManualClock } from "../support/clock.ts";
 import { gate, settledWithin } from "../support/gates.ts";
 
 const LIFETIME_SECONDS = 120;

@@ -4,8 +4,6 @@ import { randomUUID } from "node:crypto";
 import { type Address, parseSignature, serializeSignature } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testERC20Abi } from "../../src/chain/abis.ts";
-import { signRequest } from "../../src/chain/order.ts";
-import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
@@ -14,8 +12,10 @@ import { OrderRecordSchema, OrdersResponseSchema } from "../../src/orders/schema
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
 import { QuoteResponseSchema } from "../../src/swap/schemas.ts";
 import { useTestChain } from "../support/anvil.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { requestFromSignatureData } from "../support/orders.ts";
+import { signRequest } from "../support/requests.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import { createSwapTestApp } from "../support/swap.ts";
 

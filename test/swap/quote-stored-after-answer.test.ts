@@ -4,8 +4,6 @@
 // leaves quotes that cannot become orders.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signRequest } from "../../src/chain/order.ts";
-import { ManualClock } from "../../src/clock.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
@@ -13,9 +11,11 @@ import { SAVE_QUOTE_ROUNDS_SQL } from "../../src/swap/quote-round-statement.ts";
 import { QuoteResponseSchema } from "../../src/swap/schemas.ts";
 import { quoteRequests, quotes, solverAnswers } from "../../src/swap/tables.ts";
 import { useTestChain } from "../support/anvil.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { settledWithin } from "../support/gates.ts";
 import { quoteRequestBody, requestFromSignatureData } from "../support/orders.ts";
+import { signRequest } from "../support/requests.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import { createSwapTestApp } from "../support/swap.ts";
 
