@@ -2,32 +2,19 @@
 // devnet with a faucet, before looking at the body; and they are documented in the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
-import { parseDeployment } from "../../src/deployment/load.ts";
 import type { Deployment } from "../../src/deployment/schema.ts";
 import type { App } from "../../src/http/server.ts";
 import { createTestDatabase } from "../support/db.ts";
-import { createTestServer, unstartedDeployment } from "../support/server.ts";
+import { createTestServer, placeholderDeployment, unstartedDeployment } from "../support/server.ts";
 
-const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
+const WALLET = `0x${"7".padStart(40, "0")}`;
 
+/** A local devnet that is someone's anvil, or a public testnet. */
 function deployment(local: boolean): Deployment {
-  return parseDeployment(
-    {
-      name: local ? "someone's anvil" : "sepolia",
-      chainId: local ? 31337 : 11155111,
-      chainName: local ? "anvil" : "Sepolia",
-      local,
-      reactor: address(1),
-      executors: [address(2)],
-      adapterFactory: address(3),
-      protocolSigner: address(4),
-      inputTokens: [{ address: address(5), symbol: "RWA", name: "RWA", decimals: 18, minQuoteAmount: "1" }],
-      outputTokens: [{ address: address(6), symbol: "USD", name: "USD", decimals: 6 }],
-      adapters: [],
-      solvers: [],
-      confirmationDepth: 2,
-    },
-    "test",
+  return placeholderDeployment(
+    local
+      ? { name: "someone's anvil", confirmationDepth: 2 }
+      : { name: "sepolia", chainId: 11155111, chainName: "Sepolia", local: false, confirmationDepth: 2 },
   );
 }
 
@@ -51,8 +38,8 @@ describe("dev helpers off the devnet", () => {
 
   const requests = [
     { method: "GET", url: "/api/v1/dev/faucet" },
-    { method: "POST", url: "/api/v1/dev/faucet", payload: { walletAddress: address(7) } },
-    { method: "POST", url: "/api/v1/dev/fund", payload: { walletAddress: address(7) } },
+    { method: "POST", url: "/api/v1/dev/faucet", payload: { walletAddress: WALLET } },
+    { method: "POST", url: "/api/v1/dev/fund", payload: { walletAddress: WALLET } },
     // Refused before validation: a malformed body still learns it is on the wrong deployment.
     { method: "POST", url: "/api/v1/dev/fund", payload: { walletAddress: "nope" } },
   ] as const;

@@ -71,7 +71,7 @@ describe("every route's real answers match the schemas it declares", () => {
     partnerDatabase = await createTestDatabase("pglite");
     const partnerSluice = await createTestServer(partnerDatabase, {
       clock: partnerClock,
-      deployment: unstartedDeployment({ ...placeholderDeployment(), local: false }),
+      deployment: unstartedDeployment(placeholderDeployment({ local: false })),
     });
     partner = partnerSluice.app;
     lifecycle = partnerSluice.sluice.parts.lifecycle;

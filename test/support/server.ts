@@ -60,8 +60,8 @@ export function unstartedDeployment(deployment: Deployment = placeholderDeployme
 
 const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 
-/** A valid deployment whose contracts exist nowhere. */
-export function placeholderDeployment(): Deployment {
+/** A valid deployment whose contracts exist nowhere; `overrides` change its fields before it is parsed. */
+export function placeholderDeployment(overrides: Record<string, unknown> = {}): Deployment {
   return parseDeployment(
     {
       name: "placeholder",
@@ -77,6 +77,7 @@ export function placeholderDeployment(): Deployment {
       adapters: [],
       solvers: [],
       confirmationDepth: 0,
+      ...overrides,
     },
     "placeholder deployment",
   );
