@@ -1,16 +1,34 @@
 // A quote entry's `signatureData` is typed data every common signer takes as-is (issue 12 item 4): viem, ethers v6
 // (`signTypedData(domain, types, value)`, which throws "ambiguous primary types" when `EIP712Domain` is among the
 // types), and a raw `eth_signTypedData_v4` JSON-RPC call to anvil with `EIP712Domain` added from the domain's fields,
-// as wallet libraries add it. Each signature is accepted by POST /order and the order fills on anvil.
+// as wallet libraries add it. Each signature is accepted by POST /order and the order fills on anvil. A raw call that
+// signs an EMPTY `EIP712Domain` (what MetaMask inserts when the types lack it) is refused with a hint at
+// `EIP712Domain`; the same call with the proper domain type passes.
 import { Wallet } from "ethers";
-import { getTypesForEIP712Domain, type Hex, type LocalAccount, type TypedDataDomain, toHex } from "viem";
+import {
+  concat,
+  getTypesForEIP712Domain,
+  type Hex,
+  keccak256,
+  type LocalAccount,
+  type TypedDataDomain,
+  toHex,
+} from "viem";
 import { beforeEach, describe, expect, it } from "vitest";
+import { InvalidSwapperSignatureError } from "../../src/orders/errors.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
 import type { QuoteResponse } from "../../src/swap/schemas.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
-import { approveReactor, fillOrder, quoteRequestBody, useQuotingSwapApp } from "../support/orders.ts";
+import {
+  approveReactor,
+  fillOrder,
+  quoteRequestBody,
+  requestFromSignatureData,
+  useQuotingSwapApp,
+} from "../support/orders.ts";
+import { hashRequest } from "../support/requests.ts";
 
 const chain = useTestChain();
 
@@ -121,4 +139,47 @@ describe("a quote entry's signatureData signed as-is", () => {
     const signature = await rawSignTypedDataV4(swapper.address, walletPayload(entry.signatureData));
     await expectOrderFills(entry, signature);
   });
+
+  it("refuses a signature over an empty EIP712Domain (MetaMask's raw v4 default) with a hint; the domain type fixes it", async () => {
+    const entry = await quoteEntry();
+    const { value } = entry.signatureData;
+    // What MetaMask's raw eth_signTypedData_v4 signs when the types lack EIP712Domain (eth-sig-util inserts
+    // `EIP712Domain: []`, whose struct hash is its type hash alone): 0x1901 ‖ keccak256("EIP712Domain()") ‖
+    // hashStruct(Request). anvil derives the domain type itself, so the wallet's digest is made and signed here.
+    const digest = keccak256(
+      concat(["0x1901", keccak256(toHex("EIP712Domain()")), hashRequest(requestFromSignatureData(value))]),
+    );
+    if (!swapper.sign) throw new Error("the test account cannot sign a digest");
+    const emptyDomain = await swapper.sign({ hash: digest });
+
+    const refused = await postOrder(entry, emptyDomain);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().error).toMatchObject({
+      code: "INVALID_SIGNATURE",
+      message: expect.stringContaining("EIP712Domain"),
+      details: { reason: "not_the_signer" },
+    });
+
+    // The quote is not used up: signed again with the domain type, it becomes an order that fills.
+    const signature = await rawSignTypedDataV4(swapper.address, walletPayload(entry.signatureData));
+    await expectOrderFills(entry, signature);
+  });
+});
+
+describe("POST /order's INVALID_SIGNATURE message", () => {
+  const swapper = "0x15d34aaf54267db7d7c367839aaf71a00a2c6a65";
+
+  it.each(["not_the_signer", "refused_by_contract"] as const)(
+    "hints at EIP712Domain for %s (a well-formed signature over the wrong domain)",
+    (reason) => {
+      expect(new InvalidSwapperSignatureError(swapper, reason).message).toContain("EIP712Domain");
+    },
+  );
+
+  it.each(["high_s", "odd_length", "wrong_length", "invalid_v"] as const)(
+    "gives no hint for %s",
+    (reason) => {
+      expect(new InvalidSwapperSignatureError(swapper, reason).message).not.toContain("EIP712Domain");
+    },
+  );
 });
