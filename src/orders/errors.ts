@@ -28,13 +28,27 @@ export class QuoteMismatchError extends BaseError {
   }
 }
 
+/**
+ * What most often makes a well-formed signature someone else's: a raw `eth_signTypedData_v4` given `signatureData`
+ * as it is (its types lack `EIP712Domain`, as the real backend's do), which MetaMask signs with an EMPTY domain.
+ */
+const EIP712_DOMAIN_HINT =
+  " (signing signatureData through a raw eth_signTypedData_v4 call? Add types.EIP712Domain from its domain's fields " +
+  "— name string, version string, chainId uint256, verifyingContract address — or the wallet may sign an empty domain)";
+
 /** The signature is not the swapper's over the quote's Request. */
 export class InvalidSwapperSignatureError extends BaseError {
   override name = "InvalidSwapperSignatureError";
   constructor(swapper: Address, reason: SignatureFault) {
-    super("The signature is not the swapper's over this quote's Request, in a form the Reactor accepts", {
-      details: { swapper, reason },
-    });
+    // A well-formed signature that recovers to someone else (or that the wallet contract refuses) was most likely made
+    // over the wrong domain; an encoding fault is not, and gets no hint.
+    const hint = reason === "not_the_signer" || reason === "refused_by_contract" ? EIP712_DOMAIN_HINT : "";
+    super(
+      `The signature is not the swapper's over this quote's Request, in a form the Reactor accepts${hint}`,
+      {
+        details: { swapper, reason },
+      },
+    );
   }
 }
 

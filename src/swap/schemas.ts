@@ -107,7 +107,11 @@ export const SignatureDataSchema = z
       chainId: z.number().int(),
       verifyingContract: AddressSchema,
     }),
-    types: z.record(z.string(), z.array(TypedDataFieldSchema)),
+    types: z.object({ Request: z.array(TypedDataFieldSchema), Output: z.array(TypedDataFieldSchema) }).meta({
+      description:
+        "The Request and Output struct types only, as the real backend returns them (no EIP712Domain: ethers v6 " +
+        "signs them as-is). A raw eth_signTypedData_v4 call must add EIP712Domain from the domain's fields.",
+    }),
     primaryType: z.literal("Request"),
     value: z.object({
       tokenIn: AddressSchema,

@@ -1,14 +1,10 @@
-// The `signatureData` of a quote entry: EIP-712 typed data for eth_signTypedData_v4, uint256 values as decimal strings.
+// The `signatureData` of a quote entry: EIP-712 typed data, uint256 values as decimal strings. `types` holds `Request`
+// and `Output` only, as the real backend returns them, so every common library signs it as-is (ethers v6's
+// `signTypedData(domain, types, value)` throws "ambiguous primary types" when `EIP712Domain` is among the types). A raw
+// `eth_signTypedData_v4` call needs `EIP712Domain` added from the domain's fields, as viem and ethers do for it.
 import type { Address } from "viem";
 import { requestTypes } from "../chain/eip712.ts";
 import type { Request } from "../chain/order.ts";
-
-const EIP712_DOMAIN_TYPE = [
-  { name: "name", type: "string" },
-  { name: "version", type: "string" },
-  { name: "chainId", type: "uint256" },
-  { name: "verifyingContract", type: "address" },
-];
 
 export function signatureDataFor(
   domain: { name: string; version: string; chainId: bigint; verifyingContract: Address },
@@ -21,9 +17,7 @@ export function signatureDataFor(
       chainId: Number(domain.chainId),
       verifyingContract: domain.verifyingContract,
     },
-    // Wallets that implement eth_signTypedData_v4 strictly want EIP712Domain listed with the other types.
     types: {
-      EIP712Domain: EIP712_DOMAIN_TYPE,
       Request: requestTypes.Request.map((field) => ({ ...field })),
       Output: requestTypes.Output.map((field) => ({ ...field })),
     },
