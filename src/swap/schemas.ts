@@ -140,7 +140,12 @@ export const QuoteEntrySchema = z
   .meta({ id: "QuoteEntry" });
 
 export const QuoteResponseSchema = z
-  .object({ requestId: RequestIdSchema, quotes: z.array(QuoteEntrySchema).min(1) })
+  .object({
+    requestId: RequestIdSchema,
+    // The real document requires it; the spec is silent. Every Sluice order is a priority order.
+    routing: z.literal("Priority"),
+    quotes: z.array(QuoteEntrySchema).min(1),
+  })
   .meta({ id: "QuoteResponse" });
 export type QuoteResponse = z.output<typeof QuoteResponseSchema>;
 
