@@ -163,7 +163,11 @@ export const SubmittedQuoteSchema = z.object({
         token: z.string(),
         recipient: z.string().optional(),
         amount: z.string(),
-        portionBps: z.number().int().optional(),
+        portionBps: z
+          .number()
+          .int()
+          .optional()
+          .meta({ description: "Compared only when present (the real order request has no such field)" }),
       }),
     ),
     deadline: z.number().int(),
