@@ -43,6 +43,8 @@ export const CheckApprovalResponseSchema = z
 // --- POST /quote ----------------------------------------------------------------------------------------
 
 export const PortionBpsSchema = z.number().int().min(0).max(9999);
+/** The real document's bound on a quote request's outputs (the spec gives none); a 50-output order fills on anvil. */
+export const MAX_QUOTE_OUTPUTS = 50;
 
 export const QuoteRequestSchema = z
   .object({
@@ -62,7 +64,7 @@ export const QuoteRequestSchema = z
         }),
       )
       .min(1)
-      .max(10),
+      .max(MAX_QUOTE_OUTPUTS),
     solverIds: z.array(SolverIdSchema).min(1).max(50).optional(),
     routingPreference: z.literal("BEST_PRICE").default("BEST_PRICE"),
     permitAmount: z.literal("EXACT").optional(),

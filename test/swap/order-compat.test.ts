@@ -1,11 +1,12 @@
-// POST /order from clients typed from the real backend's document (issue 12): its order request has no `portionBps`,
-// so a fee quote re-sent without it is the same quote (absent means unchanged; present must match), and the order
-// it makes fills on anvil with every output paid.
+// POST /quote and /order as clients typed from the real backend's document use them (issue 12), each order filled on
+// anvil with every output paid: its order request has no `portionBps`, so a fee quote re-sent without it is the
+// same quote (absent means unchanged; present must match); and it allows up to 50 outputs, so a 50-output order
+// must fill within a block's gas, not only validate.
 import type { Address } from "viem";
 import { beforeEach, describe, expect, it } from "vitest";
 import { OrderRepository } from "../../src/orders/repository.ts";
-import { QuoteResponseSchema } from "../../src/swap/schemas.ts";
-import { useTestChain } from "../support/anvil.ts";
+import { MAX_QUOTE_OUTPUTS, QuoteResponseSchema } from "../../src/swap/schemas.ts";
+import { addressFromSeed, useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import {
   approveReactor,
@@ -18,7 +19,7 @@ import { signRequest } from "../support/requests.ts";
 
 const chain = useTestChain();
 
-describe("POST /order from clients without portionBps", () => {
+describe("POST /quote and /order as the real document's clients use them", () => {
   const clock = new ManualClock(Date.now());
   const swap = useQuotingSwapApp("pglite", chain, clock);
 
@@ -27,9 +28,9 @@ describe("POST /order from clients without portionBps", () => {
     await approveReactor(chain, chain.accounts.swapper);
   });
 
-  /** POST /quote with `outputs` (tRWA → tUSD), and the swapper's signature of the best entry. */
-  async function signedFeeQuote(outputs: Array<{ recipient?: Address; portionBps?: number }>) {
-    const response = await swap.app.inject({
+  /** POST /quote with `outputs` (tRWA → tUSD). */
+  const postQuote = (outputs: Array<{ recipient?: Address; portionBps?: number }>) =>
+    swap.app.inject({
       method: "POST",
       url: "/api/v1/quote",
       payload: {
@@ -43,6 +44,10 @@ describe("POST /order from clients without portionBps", () => {
         outputs: outputs.map((output) => ({ token: chain.core.tokens.usd, ...output })),
       },
     });
+
+  /** POST /quote with `outputs`, and the swapper's signature of the best entry. */
+  async function signedFeeQuote(outputs: Array<{ recipient?: Address; portionBps?: number }>) {
+    const response = await postQuote(outputs);
     expect(response.statusCode, response.body).toBe(200);
     const entry = QuoteResponseSchema.parse(response.json()).quotes[0]!;
     const signature = await signRequest(
@@ -63,7 +68,7 @@ describe("POST /order from clients without portionBps", () => {
     const before = await Promise.all(
       row!.outputs.map((o) => tokenBalance(chain, usd, o.recipient as Address)),
     );
-    await fillOrder(chain, row!);
+    const hash = await fillOrder(chain, row!);
     const after = await Promise.all(
       row!.outputs.map((o) => tokenBalance(chain, usd, o.recipient as Address)),
     );
@@ -76,7 +81,8 @@ describe("POST /order from clients without portionBps", () => {
       got.set(key, after[index]! - before[index]!);
     });
     expect(got).toEqual(expected);
-    return row!;
+    const receipt = await chain.publicClient.getTransactionReceipt({ hash });
+    return { row: row!, gasUsed: receipt.gasUsed };
   }
 
   const fees = () => [{ recipient: chain.accounts.feeRecipient.address, portionBps: 25 }, {}];
@@ -89,7 +95,7 @@ describe("POST /order from clients without portionBps", () => {
     const response = await postOrder({ quote: stripped, signature });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().orderStatus).toBe("open");
-    const row = await expectFills(response.json().orderId);
+    const { row } = await expectFills(response.json().orderId);
     expect(row.outputs.map((o) => o.amount)).toEqual(quote.orderInfo.outputs.map((o) => o.amount));
   });
 
@@ -114,5 +120,30 @@ describe("POST /order from clients without portionBps", () => {
     // Present and equal is the same quote.
     const same = await postOrder({ quote, signature });
     expect(same.statusCode, same.body).toBe(200);
+  });
+
+  it(`quotes, orders and fills a ${MAX_QUOTE_OUTPUTS}-output order; refuses one more output`, async () => {
+    // 49 fee outputs of 1 bp, each to its own recipient, and the remainder to the swapper.
+    const outputs = [
+      ...Array.from({ length: MAX_QUOTE_OUTPUTS - 1 }, (_, i) => ({
+        recipient: addressFromSeed(0x5100 + i),
+        portionBps: 1,
+      })),
+      {},
+    ];
+    const { quote, signature } = await signedFeeQuote(outputs);
+    expect(quote.orderInfo.outputs).toHaveLength(MAX_QUOTE_OUTPUTS);
+    const response = await postOrder({ quote, signature });
+    expect(response.statusCode, response.body).toBe(200);
+    const { row, gasUsed } = await expectFills(response.json().orderId);
+    expect(row.outputs).toHaveLength(MAX_QUOTE_OUTPUTS);
+    // Measured: well within a block (anvil's limit is 30M), so the bound is fillable.
+    console.info(`a ${MAX_QUOTE_OUTPUTS}-output fill used ${gasUsed} gas`);
+    expect(gasUsed).toBeLessThan(15_000_000n);
+
+    const tooMany = await postQuote([{ recipient: addressFromSeed(0x5200), portionBps: 1 }, ...outputs]);
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().error.code).toBe("VALIDATION_FAILED");
+    expect(tooMany.json().error.details.issues).toEqual([{ path: "outputs", message: expect.any(String) }]);
   });
 });
