@@ -62,7 +62,7 @@ interface FaucetAsset {
   token: Address;
   symbol: string;
   decimals: number;
-  kind: "native" | "erc20";
+  kind: "erc20";
 }
 interface QuoteEntry {
   solver: { id: string; name: string };

@@ -145,7 +145,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     metrics,
     timeouts: httpTimeouts(env),
     routes: sluiceRoutes(
-      { lifecycle, metrics, registry: parts.registry, points: parts.points, solverLogos },
+      { lifecycle, clock, metrics, registry: parts.registry, points: parts.points, solverLogos },
       deploymentServices,
     ),
   });

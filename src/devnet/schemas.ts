@@ -1,16 +1,18 @@
-// Wire formats of the dev helpers (GET/POST /dev/faucet, POST /dev/fund).
+// Wire formats of the dev helpers (GET/POST /dev/faucet, POST /dev/fund), as the real document has them (the spec
+// does not name them): the faucet's assets are its ERC-20s (`kind: "erc20"`); the ETH POST /dev/faucet also sends
+// (a fresh wallet needs gas) is not one of them.
 import { zeroAddress } from "viem";
 import { z } from "zod";
 import { AddressSchema, DigitStringSchema, RequestIdSchema } from "../shared/wire.ts";
 
 export const DevFaucetAssetSchema = z
   .object({
-    token: AddressSchema.meta({ description: "Token address; the zero address for the native coin" }),
+    token: AddressSchema.meta({ description: "ERC-20 token address" }),
     symbol: z.string().min(1),
     name: z.string().min(1),
     decimals: z.number().int().min(0),
     amount: DigitStringSchema.meta({ description: "Amount sent per request, in base units" }),
-    kind: z.enum(["native", "erc20"]),
+    kind: z.literal("erc20"),
   })
   .meta({ id: "DevFaucetAsset" });
 

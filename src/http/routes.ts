@@ -2,6 +2,7 @@
 // under /api/v1 and in the OpenAPI document; internal ones (internal solvers only) under /api-internal/v1, never
 // documented. Both are served on the same port. Handlers (./handlers) receive the services the composition root
 // (src/app) built; they construct nothing.
+import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import type { DiscountService } from "../discounts/service.ts";
 import type { SolverDiscounts } from "../discounts/solver-discounts.ts";
@@ -29,6 +30,8 @@ import { API_PREFIX, type RouteEntry, route } from "./route.ts";
 /** What the routes of every Sluice call: the system endpoints and the partner API. */
 export interface PartnerServices {
   lifecycle: Lifecycle;
+  /** The injected clock (the health probe's `timestamp`). */
+  clock: Clock;
   metrics: HttpMetrics;
   registry: RegistryResponses;
   points: PointsService;
@@ -56,7 +59,7 @@ export function sluiceRoutes(partner: PartnerServices, deployment?: DeploymentSe
     // Prometheus scrapes the port's root.
     route({ method: "GET", url: "/metrics", listener: "internal", atRoot: true, schema: system.hiddenSchema, handler: system.metrics(partner.metrics) }),
     route({ method: "GET", url: "/openapi.json", listener: "public", schema: system.hiddenSchema, handler: system.openApiDocument }),
-    route({ method: "GET", url: "/health", listener: "public", schema: system.healthSchema, handler: system.health(partner.lifecycle) }),
+    route({ method: "GET", url: "/health", listener: "public", schema: system.healthSchema, handler: system.health(partner.lifecycle, partner.clock) }),
 
     route({ method: "GET", url: "/entities/networks", listener: "public", schema: registry.networksSchema, handler: registry.networks(partner.registry) }),
     route({ method: "GET", url: "/entities/vaults", listener: "public", schema: registry.vaultsSchema, handler: registry.vaults(partner.registry) }),

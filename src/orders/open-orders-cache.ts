@@ -1,4 +1,5 @@
-// Each solver polls GET /orders?solverId=…&orderStatus=open all the time, and the answer changes only when an order
+// Each solver polls GET /orders?solverId=…&orderStatus=open (or ?filler=<its Executor>&orderStatus=open, as
+// vault-solver does) all the time, and the answer changes only when an order
 // is created or changes status. So the orders of that answer are kept pre-serialized, per solver and ordering:
 // - a write in this process (an OrderEvents event) drops every kept answer, and a read that started before the write
 //   neither serves a request that starts after it nor is kept;
@@ -11,24 +12,29 @@ import type { Clock } from "../clock.ts";
 import type { OrdersQuery } from "./schemas.ts";
 
 export const OPEN_ORDERS_MAX_AGE_MS = 250;
-/** Distinct (solver, ordering) answers kept; solver ids come from the query string, so they are bounded here. */
+/** Distinct (solver, filler, ordering) answers kept; solver ids come from the query string, so they are bounded here. */
 const MAX_ENTRIES = 256;
 /** Bytes of kept answers: a list just short of a page with execution fields is ~2.5 MB. */
 export const OPEN_ORDERS_MAX_KEPT_BYTES = 32 * 2 ** 20;
 
-/** Exactly one solver's whole list of open orders, in either ordering: the solvers' poll. */
-export type OpenOrdersPoll = OrdersQuery & { solverId: string; orderStatus: "open" };
+/**
+ * Exactly one solver's (by `solverId`, by `filler`, or by both) whole list of open orders, in either ordering: the
+ * solvers' poll.
+ */
+export type OpenOrdersPoll = OrdersQuery & { orderStatus: "open" } & (
+    | { solverId: string; filler?: string }
+    | { solverId?: undefined; filler: string }
+  );
 
 export function isOpenOrdersPoll(query: OrdersQuery): query is OpenOrdersPoll {
   return (
-    query.solverId !== undefined &&
+    (query.solverId !== undefined || query.filler !== undefined) &&
     query.orderStatus === "open" &&
     query.orderId === undefined &&
     query.orderIds === undefined &&
     query.orderHash === undefined &&
     query.orderHashes === undefined &&
     query.swapper === undefined &&
-    query.filler === undefined &&
     query.limit === undefined &&
     query.cursor === undefined
   );
@@ -58,7 +64,8 @@ export class OpenOrdersCache {
 
   /** The orders of the poll's answer, pre-serialized; undefined when the list is too long to keep. */
   async get(query: OpenOrdersPoll): Promise<Buffer | undefined> {
-    const key = `${query.sortKey} ${query.sort} ${query.solverId}`;
+    // The solver id and the filler each select different orders (and a poll may give both): both are in the key.
+    const key = JSON.stringify([query.sortKey, query.sort, query.solverId ?? null, query.filler ?? null]);
     const now = this.clock.now().getTime();
     const kept = this.#kept.get(key);
     if (kept && now - kept.readAt < this.maxAgeMs) return kept.orders;

@@ -22,7 +22,7 @@ export interface OrderListRow extends Record<string, unknown> {
   /** ISO 8601 UTC with milliseconds, as the record shows it. */
   created_at_iso: string;
   updated_at_iso: string;
-  /** Only with `solverId`: true on open orders, which carry the execution fields below. */
+  /** Only with `solverId` or `filler`: true on open orders, which carry the execution fields below. */
   executable?: boolean;
   encoded_order?: string | null;
   protocol_signature?: string | null;
@@ -59,11 +59,13 @@ function filterClause(query: OrdersQuery): { where: string[]; params: unknown[] 
 
 /**
  * The execution fields go only to the solver that must fill the order, and only while it is open. With
- * `solverId` every row is that solver's (it is a filter); without it they are not selected at all: the encoded
- * order and signature are most of a row's bytes.
+ * `solverId` every row is that solver's, and with `filler` every row is that Executor's (both are filters: a
+ * solver polling by its Executor's address, as vault-solver does, gets them like one polling by its id); without
+ * either they are not selected at all: the encoded order and signature are most of a row's bytes. They are public
+ * by design: only `Order.filler` can fill the order.
  */
 function executionColumns(query: OrdersQuery): string {
-  if (query.solverId === undefined) return "";
+  if (query.solverId === undefined && query.filler === undefined) return "";
   return `status = 'open' as executable,
       case when status = 'open' then encoded_order end as encoded_order,
       case when status = 'open' then protocol_signature end as protocol_signature,

@@ -43,7 +43,9 @@ export const OrdersQuerySchema = z.object({
   ).optional(),
   orderStatus: z.enum(ORDER_FILTER_STATUSES).optional(),
   swapper: AddressSchema.optional(),
-  filler: AddressSchema.optional(),
+  filler: AddressSchema.optional().meta({
+    description: "Keeps only the orders this Executor fills and adds the execution fields to its open orders",
+  }),
   solverId: SolverIdSchema.optional().meta({
     description: "Keeps only this solver's orders and adds the execution fields to its own open orders",
   }),
@@ -63,6 +65,8 @@ export const OrdersQuerySchema = z.object({
     .meta({ description: "Extension: the `cursor` of the previous page" }),
 });
 export type OrdersQuery = z.output<typeof OrdersQuerySchema>;
+
+const EXECUTION_FIELD = "Only on open orders asked for by `solverId` or `filler`";
 
 const OutputSchema = z.object({
   token: AddressSchema,
@@ -92,16 +96,10 @@ export const OrderRecordSchema = z
     ),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
-    encodedOrder: HexSchema.optional().meta({ description: "Only on the asking solver's own open orders" }),
-    protocolSignature: HexSchema.optional().meta({
-      description: "Only on the asking solver's own open orders",
-    }),
-    deadline: z
-      .number()
-      .int()
-      .optional()
-      .meta({ description: "Only on the asking solver's own open orders" }),
-    filler: AddressSchema.optional().meta({ description: "Only on the asking solver's own open orders" }),
+    encodedOrder: HexSchema.optional().meta({ description: EXECUTION_FIELD }),
+    protocolSignature: HexSchema.optional().meta({ description: EXECUTION_FIELD }),
+    deadline: z.number().int().optional().meta({ description: EXECUTION_FIELD }),
+    filler: AddressSchema.optional().meta({ description: EXECUTION_FIELD }),
   })
   .meta({ id: "Order" });
 export type OrderRecord = z.output<typeof OrderRecordSchema>;

@@ -1,5 +1,7 @@
 // Whether a quote submitted to POST /order is the stored entry, compared by meaning: addresses case-insensitively,
-// numbers by value, unknown keys ignored. Returns the differing fields.
+// numbers by value, unknown keys ignored. Returns the differing fields. `portionBps` is compared only when the client
+// sent it: the real order request has no such field, so clients typed from it drop it; amounts, tokens and
+// recipients (what is signed) are still compared, so nothing signed can change.
 import type { z } from "zod";
 import type { ValidationIssue } from "../shared/errors.ts";
 import type { QuoteRow } from "./repository.ts";
@@ -47,7 +49,8 @@ export function quoteDifferences(
       if (!sameAddress(given.recipient ?? swapper, output.recipient))
         differs(`orderInfo.outputs.${index}.recipient`);
       if (!sameAmount(given.amount, output.amount)) differs(`orderInfo.outputs.${index}.amount`);
-      if (given.portionBps !== output.portionBps) differs(`orderInfo.outputs.${index}.portionBps`);
+      if (given.portionBps !== undefined && given.portionBps !== output.portionBps)
+        differs(`orderInfo.outputs.${index}.portionBps`);
     });
   }
   return issues;

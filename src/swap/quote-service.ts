@@ -190,6 +190,7 @@ export class QuoteService {
 
     return {
       requestId,
+      routing: "Priority" as const,
       quotes: entries.map(({ result, outputs, nonce, amountOut }) => {
         const solver = result.participant.solver;
         const logoUrl = context.solvers.logoUrl(solver, publicBaseUrl);

@@ -43,6 +43,8 @@ export const CheckApprovalResponseSchema = z
 // --- POST /quote ----------------------------------------------------------------------------------------
 
 export const PortionBpsSchema = z.number().int().min(0).max(9999);
+/** The real document's bound on a quote request's outputs (the spec gives none); a 50-output order fills on anvil. */
+export const MAX_QUOTE_OUTPUTS = 50;
 
 export const QuoteRequestSchema = z
   .object({
@@ -62,7 +64,7 @@ export const QuoteRequestSchema = z
         }),
       )
       .min(1)
-      .max(10),
+      .max(MAX_QUOTE_OUTPUTS),
     solverIds: z.array(SolverIdSchema).min(1).max(50).optional(),
     routingPreference: z.literal("BEST_PRICE").default("BEST_PRICE"),
     permitAmount: z.literal("EXACT").optional(),
@@ -140,7 +142,12 @@ export const QuoteEntrySchema = z
   .meta({ id: "QuoteEntry" });
 
 export const QuoteResponseSchema = z
-  .object({ requestId: RequestIdSchema, quotes: z.array(QuoteEntrySchema).min(1) })
+  .object({
+    requestId: RequestIdSchema,
+    // The real document requires it; the spec is silent. Every Sluice order is a priority order.
+    routing: z.literal("Priority"),
+    quotes: z.array(QuoteEntrySchema).min(1),
+  })
   .meta({ id: "QuoteResponse" });
 export type QuoteResponse = z.output<typeof QuoteResponseSchema>;
 
@@ -158,7 +165,11 @@ export const SubmittedQuoteSchema = z.object({
         token: z.string(),
         recipient: z.string().optional(),
         amount: z.string(),
-        portionBps: z.number().int().optional(),
+        portionBps: z
+          .number()
+          .int()
+          .optional()
+          .meta({ description: "Compared only when present (the real order request has no such field)" }),
       }),
     ),
     deadline: z.number().int(),

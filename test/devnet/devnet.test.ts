@@ -70,26 +70,30 @@ describe("devnet", () => {
     expect(devnet.bundled.deployment.solvers.map((s) => s.filler)).toEqual(devnet.chain.core.executors);
   });
 
-  it("GET /dev/faucet lists ETH, tRWA, tUSD and tUSDT, with the request id", async () => {
+  it("GET /dev/faucet lists tRWA, tUSD and tUSDT (ERC-20s only, as the real document has it), with the request id", async () => {
     const response = await getJson(`${api}/dev/faucet`);
     expect(response.status).toBe(200);
     const body = DevFaucetResponseSchema.parse(response.json);
     expect(body.requestId).toBe(response.headers.get("x-request-id"));
     expect(body.assets.map((a) => [a.symbol, a.kind, a.decimals])).toEqual([
-      ["ETH", "native", 18],
       ["tRWA", "erc20", 18],
       ["tUSD", "erc20", 6],
       ["tUSDT", "erc20", 6],
     ]);
     const { tokens } = devnet.chain.core;
-    expect(body.assets.map((a) => a.token)).toEqual([NATIVE_TOKEN, tokens.rwa, tokens.usd, tokens.usdt]);
+    expect(body.assets.map((a) => a.token)).toEqual([tokens.rwa, tokens.usd, tokens.usdt]);
+    // A client typed from the real document (kind is "erc20" only) reads the answer.
+    expect(response.json).toStrictEqual({ requestId: body.requestId, assets: body.assets });
     bundle = body.assets.map((a) => ({ token: a.token, amount: BigInt(a.amount) }));
     expect(bundle.every((asset) => asset.amount > 0n)).toBe(true);
   });
 
-  it("POST /dev/faucet sends the whole bundle to a new address: the balances are on the chain", async () => {
+  it("POST /dev/faucet sends the whole bundle, and ETH for gas, to a new address: the balances are on the chain", async () => {
     const tokens = bundle.map((asset) => asset.token);
-    expect(await balancesOf(devnet, fundedWallet, tokens)).toEqual(tokens.map(() => 0n));
+    expect(await balancesOf(devnet, fundedWallet, [NATIVE_TOKEN, ...tokens])).toEqual([
+      0n,
+      ...tokens.map(() => 0n),
+    ]);
     const response = await postJson(`${api}/dev/faucet`, {
       walletAddress: fundedWallet.toUpperCase().replace("0X", "0x"),
     });
@@ -97,8 +101,12 @@ describe("devnet", () => {
     const body = DevFaucetFundResponseSchema.parse(response.json);
     expect(body.requestId).toBe(response.headers.get("x-request-id"));
     expect(body.walletAddress).toBe(fundedWallet);
-    expect(body.fundedAssets.map((a) => BigInt(a.amount))).toEqual(bundle.map((a) => a.amount));
+    expect(body.fundedAssets.map((a) => [a.token, BigInt(a.amount), a.kind])).toEqual(
+      bundle.map((a) => [a.token, a.amount, "erc20"]),
+    );
     expect(await balancesOf(devnet, fundedWallet, tokens)).toEqual(bundle.map((a) => a.amount));
+    const [eth] = await balancesOf(devnet, fundedWallet, [NATIVE_TOKEN]);
+    expect(eth).toBeGreaterThan(0n);
   });
 
   it("POST /dev/fund sends ETH and the input token", async () => {

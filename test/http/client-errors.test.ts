@@ -102,7 +102,7 @@ describe("client errors and timeouts", () => {
     await connection.write("GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     const answer = parseRawAnswer(await connection.closed);
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body)).toEqual({ status: "ok" });
+    expect(JSON.parse(answer.body)).toEqual({ status: "ok", timestamp: expect.any(String) });
   });
 
   it.each([

@@ -80,7 +80,7 @@ describe("graceful shutdown", () => {
     // During the grace period the listener is still open and the probe reports draining.
     const probe = await fetch(`${service.apiUrl}/health`);
     expect(probe.status).toBe(503);
-    expect(await probe.json()).toEqual({ status: "draining" });
+    expect(await probe.json()).toEqual({ status: "draining", timestamp: expect.any(String) });
 
     releaseSlow();
     expect(await slow).toEqual({ status: 200, body: { done: true } });

@@ -5,6 +5,7 @@ import type { Database } from "../../src/db/client.ts";
 import type { Lifecycle } from "../../src/http/lifecycle.ts";
 import type { App } from "../../src/http/server.ts";
 import { BUNDLED_LOGO_DIR } from "../../src/solvers/logos.ts";
+import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { createTestServer } from "../support/server.ts";
 
@@ -12,10 +13,11 @@ describe("health and solver logos", () => {
   let database: Database;
   let app: App;
   let lifecycle: Lifecycle;
+  const clock = new ManualClock(Date.UTC(2026, 10, 25, 12, 0, 0, 123));
 
   beforeAll(async () => {
     database = await createTestDatabase("pglite");
-    const server = await createTestServer(database);
+    const server = await createTestServer(database, { clock });
     app = server.app;
     lifecycle = server.sluice.parts.lifecycle;
   });
@@ -54,13 +56,14 @@ describe("health and solver logos", () => {
     expect(response.json().error.code).toBe("NOT_FOUND");
   });
 
-  it("reports ok, then draining once shutdown starts", async () => {
+  it("reports ok, then draining once shutdown starts, each with the injected clock's ISO 8601 timestamp", async () => {
     const ok = await app.inject({ url: "/api/v1/health" });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ status: "ok" });
+    expect(ok.json()).toEqual({ status: "ok", timestamp: "2026-11-25T12:00:00.123Z" });
+    clock.advance(1000);
     lifecycle.startDraining();
     const draining = await app.inject({ url: "/api/v1/health" });
     expect(draining.statusCode).toBe(503);
-    expect(draining.json()).toEqual({ status: "draining" });
+    expect(draining.json()).toEqual({ status: "draining", timestamp: "2026-11-25T12:00:01.123Z" });
   });
 });

@@ -25,13 +25,17 @@ function fakeStore() {
     version: 1,
     reads: [] as string[],
     read: async (query: OpenOrdersPoll) => {
-      store.reads.push(`${query.solverId} ${query.sortKey} ${query.sort}`);
-      return Buffer.from(`${query.solverId}@${store.version}`);
+      const who =
+        query.filler === undefined ? `${query.solverId}` : `${query.solverId ?? "-"}/${query.filler}`;
+      store.reads.push(`${who} ${query.sortKey} ${query.sort}`);
+      return Buffer.from(`${who}@${store.version}`);
     },
   };
   return store;
 }
 
+const FILLER_A = `0x${"a".repeat(40)}`;
+const FILLER_B = `0x${"b".repeat(40)}`;
 const text = (value: Buffer | undefined) => value?.toString();
 
 describe("OpenOrdersCache", () => {
@@ -47,6 +51,41 @@ describe("OpenOrdersCache", () => {
     expect(
       isOpenOrdersPoll(parse({ solverId: "ext_a", orderStatus: "open", swapper: `0x${"1".repeat(40)}` })),
     ).toBe(false);
+  });
+
+  it("recognises an Executor's whole list of open orders (filler=, vault-solver's poll) as the poll too", () => {
+    const parse = (query: Record<string, string>) => OrdersQuerySchema.parse(query);
+    expect(isOpenOrdersPoll(parse({ filler: FILLER_A, orderStatus: "open" }))).toBe(true);
+    expect(isOpenOrdersPoll(parse({ filler: FILLER_A, solverId: "ext_a", orderStatus: "open" }))).toBe(true);
+    expect(isOpenOrdersPoll(parse({ filler: FILLER_A, orderStatus: "filled" }))).toBe(false);
+    expect(isOpenOrdersPoll(parse({ filler: FILLER_A, orderStatus: "open", limit: "5" }))).toBe(false);
+  });
+
+  it("keeps the solverId, filler and combined polls apart", async () => {
+    const store = fakeStore();
+    const cache = new OpenOrdersCache(store.read, new ManualClock());
+    const polls = [
+      poll({ solverId: "ext_a" }),
+      poll({ filler: FILLER_A }),
+      poll({ filler: FILLER_B }),
+      poll({ filler: FILLER_A.toUpperCase().replace("0X", "0x") }), // the same Executor, another spelling
+      poll({ solverId: "ext_a", filler: FILLER_A }),
+    ];
+    const answers = [];
+    for (const query of [...polls, ...polls]) answers.push(text(await cache.get(query)));
+    expect(store.reads).toEqual([
+      "ext_a createdAt desc",
+      `-/${FILLER_A} createdAt desc`,
+      `-/${FILLER_B} createdAt desc`,
+      `ext_a/${FILLER_A} createdAt desc`,
+    ]);
+    expect(answers.slice(0, 5)).toEqual([
+      "ext_a@1",
+      `-/${FILLER_A}@1`,
+      `-/${FILLER_B}@1`,
+      `-/${FILLER_A}@1`,
+      `ext_a/${FILLER_A}@1`,
+    ]);
   });
 
   it("serves a kept answer until maxAgeMs after its read started, then reads again", async () => {
@@ -159,7 +198,7 @@ describe("OpenOrdersCache", () => {
     const reads: string[] = [];
     const third = Math.floor(OPEN_ORDERS_MAX_KEPT_BYTES / 3);
     const cache = new OpenOrdersCache(async (query) => {
-      reads.push(query.solverId);
+      reads.push(`${query.solverId}`);
       return Buffer.alloc(query.solverId === "ext_huge" ? OPEN_ORDERS_MAX_KEPT_BYTES + 1 : third);
     }, new ManualClock());
     for (const solverId of ["ext_a", "ext_b", "ext_c"]) await cache.get(poll({ solverId }));

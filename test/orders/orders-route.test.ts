@@ -90,6 +90,55 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
     for (const order of bySwapper.body.orders) expect(order.encodedOrder).toBeUndefined();
   });
 
+  it("answers an Executor's open orders (filler=, vault-solver's poll) with the execution fields", async () => {
+    const executor = hex(40, 0xe1ec);
+    const other = hex(40, 0xe2ec);
+    const first = await create("ext_poll_a", { filler: executor });
+    const second = await create("ext_poll_b", { filler: executor });
+    const elsewhere = await create("ext_poll_a", { filler: other });
+    // Any case of the address asks for the same Executor (the cache must not split or mix its answers).
+    for (const asked of [executor, executor.toUpperCase().replace("0X", "0x")]) {
+      const { body } = await list(`filler=${asked}&orderStatus=open`);
+      expect(body.orders.map((o) => o.orderId)).toEqual([second.orderId, first.orderId]);
+      for (const [order, created] of [
+        [body.orders[0], second],
+        [body.orders[1], first],
+      ] as const) {
+        expect(order).toMatchObject({
+          encodedOrder: created.encodedOrder,
+          protocolSignature: created.protocolSignature,
+          deadline: created.deadline,
+          filler: executor,
+        });
+      }
+    }
+    // The other Executor's poll, and the solverId poll, are kept apart from it.
+    const byOther = await list(`filler=${other}&orderStatus=open`);
+    expect(byOther.body.orders.map((o) => [o.orderId, o.filler])).toEqual([[elsewhere.orderId, other]]);
+    const bySolver = await list("solverId=ext_poll_a&orderStatus=open");
+    expect(bySolver.body.orders.map((o) => o.orderId)).toEqual([elsewhere.orderId, first.orderId]);
+    const both = await list(`solverId=ext_poll_a&filler=${executor}&orderStatus=open`);
+    expect(both.body.orders.map((o) => [o.orderId, o.encodedOrder])).toEqual([
+      [first.orderId, first.encodedOrder],
+    ]);
+    // Not open: no execution fields, also by filler; a change in this process shows at once.
+    await changeOrderStatus(database, orderEvents, {
+      from: "open",
+      to: "filled",
+      reason: "test",
+      at: clock.now(),
+      orderId: second.orderId,
+      txHash: hex(64, 8),
+    });
+    expect((await list(`filler=${executor}&orderStatus=open`)).body.orders.map((o) => o.orderId)).toEqual([
+      first.orderId,
+    ]);
+    const filled = await list(`filler=${executor}&orderStatus=filled`);
+    expect(filled.body.orders.map((o) => [o.orderId, o.encodedOrder, o.filler])).toEqual([
+      [second.orderId, undefined, undefined],
+    ]);
+  });
+
   it("shows an order created in this process at once", async () => {
     const before = await list("solverId=ext_new&orderStatus=open");
     expect(before.body.orders).toEqual([]);

@@ -137,6 +137,8 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
       );
       expect(response.statusCode, response.body).toBe(200);
       expect(response.headers["x-request-id"]).toBe(response.json().requestId);
+      // The real document requires `routing` (the spec is silent): always "Priority".
+      expect(response.json().routing).toBe("Priority");
       const body = QuoteResponseSchema.parse(response.json());
       // Written without a schema check: it must already be exactly what the schema would give (lowercase
       // addresses, no extra keys).

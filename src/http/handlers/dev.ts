@@ -35,27 +35,36 @@ export function devOnly(helpers: DevHelpers) {
   };
 }
 
-function wireAsset(asset: FaucetAsset) {
-  return { ...asset, amount: asset.amount.toString() };
+/**
+ * The bundle's ERC-20s on the wire: the real document's faucet assets are ERC-20s only (`kind: "erc20"`), so the
+ * native coin the faucet also sends is left out of the list (clients typed from that document would refuse it).
+ */
+function wireAssets(assets: readonly FaucetAsset[]) {
+  return assets.flatMap((asset) =>
+    asset.kind === "erc20" ? [{ ...asset, kind: asset.kind, amount: asset.amount.toString() }] : [],
+  );
 }
 
 export const faucetBundleSchema = {
   tags: ["dev"],
   summary: "The faucet bundle (local devnet only)",
-  description: "What POST /dev/faucet sends. 403 `DEV_ONLY` on any deployment but a local devnet.",
+  description:
+    "The ERC-20s POST /dev/faucet sends (it also sends ETH for gas, not listed). 403 `DEV_ONLY` on any " +
+    "deployment but a local devnet.",
   response: { 200: DevFaucetResponseSchema, ...DEV_ONLY_RESPONSES },
 };
 
 export function faucetBundle(helpers: DevHelpers): Handler<typeof faucetBundleSchema> {
-  return async (request) => ({ requestId: request.id, assets: available(helpers).assets.map(wireAsset) });
+  return async (request) => ({ requestId: request.id, assets: wireAssets(available(helpers).assets) });
 }
 
 export const faucetSchema = {
   tags: ["dev"],
   summary: "Send the faucet bundle to a wallet (local devnet only)",
   description:
-    "Sends every asset of the bundle and answers once the transfers are mined. 403 `DEV_ONLY` on any " +
-    "deployment but a local devnet.",
+    "Sends every asset of the bundle (the ERC-20s GET /dev/faucet lists, and ETH for gas) and answers once " +
+    "the transfers are mined; `fundedAssets` lists the ERC-20s. 403 `DEV_ONLY` on any deployment but a local " +
+    "devnet.",
   body: DevFundRequestSchema,
   response: { 200: DevFaucetFundResponseSchema, 400: SwapErrorSchema, ...DEV_ONLY_RESPONSES },
 };
@@ -66,7 +75,7 @@ export function faucet(helpers: DevHelpers): Handler<typeof faucetSchema> {
     return {
       requestId: request.id,
       walletAddress: request.body.walletAddress,
-      fundedAssets: funded.map(wireAsset),
+      fundedAssets: wireAssets(funded),
     };
   };
 }

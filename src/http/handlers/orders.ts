@@ -14,8 +14,9 @@ export const ordersSchema = {
   summary: "Stored orders, newest first",
   description:
     "At least one of orderId, orderIds, orderHash, orderHashes, orderStatus, swapper, filler is required. " +
-    "`solverId` keeps that solver's orders and adds `encodedOrder`, `protocolSignature`, `deadline` and " +
-    "`filler` to its own open orders. `sortKey` orders by createdAt (default) or updatedAt. The whole list is " +
+    "`solverId` keeps that solver's orders and `filler` that Executor's; either adds `encodedOrder`, " +
+    "`protocolSignature`, `deadline` and `filler` to the open orders it keeps (public by design: only the " +
+    "order's filler can fill it). `sortKey` orders by createdAt (default) or updatedAt. The whole list is " +
     "returned (streamed) unless `limit` is given; then `cursor` pages.",
   querystring: OrdersQuerySchema,
   response: {

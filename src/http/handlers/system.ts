@@ -1,23 +1,34 @@
 // The system endpoints: the liveness probe, Prometheus metrics, the OpenAPI document and its docs page.
 import swaggerUi from "@fastify/swagger-ui";
 import { z } from "zod";
+import type { Clock } from "../../clock.ts";
+import { TimestampSchema } from "../../shared/wire.ts";
 import type { Lifecycle } from "../lifecycle.ts";
 import type { HttpMetrics } from "../metrics.ts";
 import type { App, Handler, RouteEntry } from "../route.ts";
 
-const HealthSchema = z.object({ status: z.enum(["ok", "draining"]) }).meta({ id: "Health" });
+// `timestamp` is the real document's (HealthResponse requires it); the spec names only `status`.
+const HealthSchema = z
+  .object({
+    status: z.enum(["ok", "draining"]),
+    timestamp: TimestampSchema.meta({ description: "The server's time of the answer (ISO 8601, UTC)" }),
+  })
+  .meta({ id: "Health" });
 
 export const healthSchema = {
   tags: ["system"],
   summary: "Liveness probe",
-  description: "200 `ok` while running, 503 `draining` once shutdown starts. Checks no dependency.",
+  description:
+    "200 `ok` while running, 503 `draining` once shutdown starts, each with the server's `timestamp`. Checks no " +
+    "dependency.",
   response: { 200: HealthSchema, 503: HealthSchema },
 };
 
-export function health(lifecycle: Lifecycle): Handler<typeof healthSchema> {
+export function health(lifecycle: Lifecycle, clock: Clock): Handler<typeof healthSchema> {
   return async (_request, reply) => {
-    if (lifecycle.draining) return reply.code(503).send({ status: "draining" });
-    return { status: "ok" as const };
+    const timestamp = clock.now().toISOString();
+    if (lifecycle.draining) return reply.code(503).send({ status: "draining", timestamp });
+    return { status: "ok" as const, timestamp };
   };
 }
 
