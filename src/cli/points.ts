@@ -1,33 +1,68 @@
 // `sluice points sync <url>`: pull a partner's latest snapshot from its External Points API.
-import type { Command } from "commander";
-import { syncPartnerPoints } from "../points/sync.ts";
+import { type Command, InvalidArgumentError } from "commander";
+import {
+  DEFAULT_FEED_PAGE_SIZE,
+  FEED_FORMATS,
+  type FeedFormatChoice,
+  MAX_FEED_PAGE_SIZE,
+  syncPartnerPoints,
+} from "../points/sync.ts";
 import { withMigratedDatabase } from "./database.ts";
-import { parseDecimals } from "./import-points.ts";
+import { addDecimalsOptions } from "./import-points.ts";
 
 export function registerPointsCommands(program: Command): void {
   const points = program.command("points").description("partner points data");
-  points
+  const sync = points
     .command("sync <url>")
     .description(
-      "pull the partner's latest snapshot (GET <url>/last_block, then <url>/api/all pages) into a points type; " +
-        "a re-run after a failure resumes at the page that failed",
+      "pull the partner's latest snapshot into a points type: points-template feeds (GET <url>/api/last_block, " +
+        "<url>/api/all?block_number&offset&limit), root feeds (the same at <url>/last_block and <url>/all) or " +
+        "legacy ones (<url>/last_block, <url>/api/all?block_number&page); a re-run after a failure resumes at " +
+        "the page that failed",
     )
     .requiredOption("--type <pointsType>", "points type to store the snapshot under")
     .option(
-      "--decimals <d>",
-      "implied decimals of the partner's points values (default 0: whole points)",
-      parseDecimals,
+      "--feed-format <format>",
+      "auto, points-template, root or legacy (auto tries <url>/api/last_block, then <url>/last_block)",
+      parseFeedFormat,
+      "auto",
     )
-    .option("--type-decimals <d>", "decimals of the points type if it is new (default 18)", parseDecimals)
-    .action(async (url: string, options: { type: string; decimals?: number; typeDecimals?: number }) => {
+    .option(
+      "--page-size <n>",
+      `rows per request from an offset-paged feed (1 to ${MAX_FEED_PAGE_SIZE})`,
+      parsePageSize,
+      DEFAULT_FEED_PAGE_SIZE,
+    );
+  addDecimalsOptions(sync, {
+    feed: "implied decimals of the feed's points values (0: whole points, 18: wei-like units)",
+    type: "decimals of the points type if this run creates it (default 18); an existing type must match",
+  }).action(
+    async (
+      url: string,
+      options: {
+        type: string;
+        feedFormat: FeedFormatChoice;
+        pageSize: number;
+        feedDecimals: number;
+        typeDecimals?: number;
+      },
+    ) => {
       const result = await withMigratedDatabase((database) =>
         syncPartnerPoints(database, {
           url,
           pointsType: options.type,
-          sourceDecimals: options.decimals,
+          feedFormat: options.feedFormat,
+          pageSize: options.pageSize,
+          feedDecimals: options.feedDecimals,
           typeDecimals: options.typeDecimals,
-          onPage: ({ page, rows, stagedRows }) =>
-            process.stderr.write(`page ${page}: ${rows} rows (${stagedRows} staged)\n`),
+          onFormat: (format, detectedAt) =>
+            process.stderr.write(
+              detectedAt
+                ? `feed format: ${format} (detected at ${detectedAt})\n`
+                : `feed format: ${format}\n`,
+            ),
+          onPage: ({ at, rows, stagedRows }) =>
+            process.stderr.write(`${at}: ${rows} rows (${stagedRows} staged)\n`),
         }),
       );
       // Printed once the database is closed: the snapshot is stored.
@@ -41,5 +76,20 @@ export function registerPointsCommands(program: Command): void {
           `${snapshot.inputRows} rows, ${snapshot.receiverRows} receiver rows in ${snapshot.vaults} vaults, ` +
           `total ${snapshot.totalPoints} (${snapshot.decimals} decimals)\n`,
       );
-    });
+    },
+  );
+}
+
+function parseFeedFormat(value: string): FeedFormatChoice {
+  const choices: readonly string[] = ["auto", ...FEED_FORMATS];
+  if (!choices.includes(value)) throw new InvalidArgumentError(`must be one of ${choices.join(", ")}`);
+  return value as FeedFormatChoice;
+}
+
+function parsePageSize(value: string): number {
+  const size = Number(value);
+  if (!/^\d+$/.test(value) || size < 1 || size > MAX_FEED_PAGE_SIZE) {
+    throw new InvalidArgumentError(`must be an integer from 1 to ${MAX_FEED_PAGE_SIZE}`);
+  }
+  return size;
 }

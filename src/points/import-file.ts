@@ -1,7 +1,8 @@
 // `sluice import points <file>`: one snapshot from a JSONL or CSV file of rows
-// `{receiver_address, receiver_type, vault_address, points}` (points: an integer in the type's smallest
-// unit, as a string or a JSON number of any size). The file is streamed into the writer's transaction; the
-// first bad row names its line and reason and rolls everything back.
+// `{receiver_address, receiver_type, vault_address, points}` (points: a decimal number in the file's units,
+// `feedDecimals` implied decimals, as a string or a JSON number of any size; converted exactly to the type's
+// decimals, a value that would lose digits is refused). The file is streamed into the writer's transaction;
+// the first bad row names its line and reason and rolls everything back.
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { extname } from "node:path";
@@ -10,9 +11,9 @@ import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import { InvalidJsonError, parseJsonKeepingNumberText } from "../shared/exact-json.ts";
 import { AddressSchema } from "../shared/wire.ts";
-import { InvalidAmountError, parseUnits } from "./amounts.ts";
+import { InvalidAmountError, parseExactDecimal, scaleToUnits } from "./amounts.ts";
 import { IncomingReceiverTypeSchema } from "./schemas.ts";
-import { ingestSnapshot, type PointsRow, type SnapshotSummary } from "./writer.ts";
+import { ingestSnapshot, type PointsRow, PointsTypeError, type SnapshotSummary } from "./writer.ts";
 
 export const POINTS_FILE_FORMATS = ["jsonl", "csv"] as const;
 export type PointsFileFormat = (typeof POINTS_FILE_FORMATS)[number];
@@ -50,7 +51,10 @@ export interface ImportPointsFileOptions {
   format?: PointsFileFormat;
   pointsType: string;
   blockNumber: number;
-  decimals?: number;
+  /** Implied decimals of the file's `points` values (0: whole points). */
+  feedDecimals: number;
+  /** Decimals of the points type if the import creates it (required then); checked when it exists. */
+  typeDecimals?: number;
   /** Bytes of the file read so far, and its size. */
   onProgress?: (bytesRead: number, totalBytes: number) => void;
 }
@@ -63,12 +67,30 @@ export async function importPointsFile(
   if (!format)
     throw new Error(`cannot tell the format of ${options.path}: use --format jsonl or --format csv`);
   const { size } = await stat(options.path);
+  // The rows are converted as they are read, so the type's decimals are needed first; the writer checks them
+  // again inside its transaction (a type created meanwhile with other decimals is refused).
+  const [existing] = await database.query<{ decimals: number }>(
+    "select decimals from points_types where name = $1",
+    [options.pointsType],
+  );
+  const typeDecimals = existing?.decimals ?? options.typeDecimals;
+  if (typeDecimals === undefined) {
+    throw new PointsTypeError(
+      `points type ${options.pointsType} is new: give its decimals (--type-decimals)`,
+    );
+  }
+  if (options.typeDecimals !== undefined && options.typeDecimals !== typeDecimals) {
+    throw new PointsTypeError(
+      `points type ${options.pointsType} has ${typeDecimals} decimals, not ${options.typeDecimals}`,
+    );
+  }
+  const units = { feedDecimals: options.feedDecimals, typeDecimals };
   const stream = createReadStream(options.path);
   try {
-    const rows = format === "jsonl" ? readJsonLines(stream) : readCsv(stream);
+    const rows = format === "jsonl" ? readJsonLines(stream, units) : readCsv(stream, units);
     return await ingestSnapshot(
       database,
-      { pointsType: options.pointsType, blockNumber: options.blockNumber, decimals: options.decimals },
+      { pointsType: options.pointsType, blockNumber: options.blockNumber, decimals: typeDecimals },
       rows,
       { onProgress: () => options.onProgress?.(stream.bytesRead, size) },
     );
@@ -77,7 +99,12 @@ export async function importPointsFile(
   }
 }
 
-async function* readJsonLines(input: NodeJS.ReadableStream): AsyncGenerator<PointsRow> {
+interface Units {
+  feedDecimals: number;
+  typeDecimals: number;
+}
+
+async function* readJsonLines(input: NodeJS.ReadableStream, units: Units): AsyncGenerator<PointsRow> {
   let line = 0;
   for await (const text of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
     line += 1;
@@ -92,11 +119,11 @@ async function* readJsonLines(input: NodeJS.ReadableStream): AsyncGenerator<Poin
         `invalid JSON (${error instanceof InvalidJsonError ? error.message : error})`,
       );
     }
-    yield toPointsRow(value, line);
+    yield toPointsRow(value, line, units);
   }
 }
 
-async function* readCsv(input: NodeJS.ReadableStream): AsyncGenerator<PointsRow> {
+async function* readCsv(input: NodeJS.ReadableStream, units: Units): AsyncGenerator<PointsRow> {
   let line = 0;
   let columnIndexes: number[] | undefined;
   for await (const text of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
@@ -118,11 +145,15 @@ async function* readCsv(input: NodeJS.ReadableStream): AsyncGenerator<PointsRow>
         `expected at least ${Math.max(...indexes) + 1} fields, found ${fields.length}`,
       );
     }
-    yield toPointsRow(Object.fromEntries(COLUMNS.map((column, i) => [column, fields[indexes[i]!]])), line);
+    yield toPointsRow(
+      Object.fromEntries(COLUMNS.map((column, i) => [column, fields[indexes[i]!]])),
+      line,
+      units,
+    );
   }
 }
 
-function toPointsRow(value: unknown, line: number): PointsRow {
+function toPointsRow(value: unknown, line: number, units: Units): PointsRow {
   const parsed = PointsFileRowSchema.safeParse(value);
   if (!parsed.success) {
     const reasons = parsed.error.issues.map((issue) => `${issue.path.join(".") || "row"}: ${issue.message}`);
@@ -133,10 +164,10 @@ function toPointsRow(value: unknown, line: number): PointsRow {
       vault: parsed.data.vault_address as PointsRow["vault"],
       receiver: parsed.data.receiver_address as PointsRow["receiver"],
       receiverType: parsed.data.receiver_type,
-      points: parseUnits(parsed.data.points),
+      points: scaleToUnits(parseExactDecimal(parsed.data.points), units.feedDecimals, units.typeDecimals),
     };
   } catch (error) {
-    if (error instanceof InvalidAmountError) throw new PointsFileError(line, error.message);
+    if (error instanceof InvalidAmountError) throw new PointsFileError(line, `points: ${error.message}`);
     throw error;
   }
 }

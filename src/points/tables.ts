@@ -110,7 +110,7 @@ export const pointsVaults = pgTable("points_vaults", {
 
 /**
  * A pull from a partner's External Points API. Each fetched page is staged together with the next page
- * to fetch, so a re-run after a failure continues where the last one stopped.
+ * (or offset) to fetch, so a re-run after a failure continues where the last one stopped.
  */
 export const pointsSyncs = pgTable(
   "points_syncs",
@@ -122,7 +122,12 @@ export const pointsSyncs = pgTable(
       .references(() => pointsTypes.name),
     blockNumber: bigint("block_number", { mode: "number" }).notNull(),
     sourceDecimals: integer("source_decimals").notNull(),
-    /** The page to fetch next; null once every page is staged and only the final write remains. */
+    /** The feed's shape (`points-template`, `root`, `legacy`): a stored sync resumes only in the same one. */
+    feedFormat: text("feed_format").notNull().default("legacy"),
+    /**
+     * Where to continue: the page number for a `legacy` feed, the row offset for the offset-paged ones; null
+     * once every page is staged and only the final write remains.
+     */
     nextPage: integer("next_page"),
     stagedRows: integer("staged_rows").notNull().default(0),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),

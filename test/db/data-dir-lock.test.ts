@@ -96,9 +96,22 @@ describe("one process per embedded data directory", () => {
   /** `sluice points sync` of the points type `name`, holding `dataDir` until the test answers it. */
   async function startHolder(dataDir: string, name: string): Promise<SluiceProcess> {
     const arrived = partner.arrival(name);
-    const holder = startSluice(["points", "sync", `${partner.url}/${name}`, "--type", name], {
-      DATA_DIR: dataDir,
-    });
+    const holder = startSluice(
+      [
+        "points",
+        "sync",
+        `${partner.url}/${name}`,
+        "--type",
+        name,
+        "--feed-format",
+        "legacy",
+        "--feed-decimals",
+        "0",
+      ],
+      {
+        DATA_DIR: dataDir,
+      },
+    );
     started.push(holder);
     await Promise.race([
       arrived,
@@ -110,9 +123,24 @@ describe("one process per embedded data directory", () => {
   }
 
   const importPoints = (dataDir: string, type: string) =>
-    runSluice(["import", "points", pointsFile, "--type", type, "--block", "1", "--decimals", "0"], {
-      DATA_DIR: dataDir,
-    });
+    runSluice(
+      [
+        "import",
+        "points",
+        pointsFile,
+        "--type",
+        type,
+        "--block",
+        "1",
+        "--feed-decimals",
+        "0",
+        "--type-decimals",
+        "0",
+      ],
+      {
+        DATA_DIR: dataDir,
+      },
+    );
 
   it("refuses every other command while a sluice process holds the directory; the holder's work lands", async () => {
     const dataDir = join(workDir, "held");
@@ -122,7 +150,9 @@ describe("one process per embedded data directory", () => {
     const refusals = await Promise.all([
       importPoints(dataDir, "refused"),
       runSluice(["import", "registry", FIXTURE_TREE, "--overlay", overlayFile], { DATA_DIR: dataDir }),
-      runSluice(["points", "sync", `${partner.url}/other`, "--type", "other"], { DATA_DIR: dataDir }),
+      runSluice(["points", "sync", `${partner.url}/other`, "--type", "other", "--feed-decimals", "0"], {
+        DATA_DIR: dataDir,
+      }),
       runSluice(["migrate"], { DATA_DIR: dataDir }),
     ]);
     for (const refused of refusals) {

@@ -94,7 +94,7 @@ describe.each(databaseKinds)("points command line (%s)", (kind) => {
         `{"receiver_address":"${R2}","receiver_type":"operator","vault_address":"${V1}","points":"12","block_number":1}\r`,
         `{"receiver_address":"${R2}","receiver_type":"operator","vault_address":"${V1}","points":"30"}`,
       ].join("\n"),
-      ["--type", "sluice", "--block", "100", "--decimals", "48"],
+      ["--type", "sluice", "--block", "100", "--feed-decimals", "48", "--type-decimals", "48"],
     );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -129,7 +129,7 @@ describe.each(databaseKinds)("points command line (%s)", (kind) => {
         `${V2},5,${R1},"staker, early","a ""quoted"" note"`,
         `${V2}, 7 ,${R2},network,`,
       ].join("\n"),
-      ["--type", "partner", "--block", "200", "--decimals", "18"],
+      ["--type", "partner", "--block", "200", "--feed-decimals", "18", "--type-decimals", "18"],
     );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -163,7 +163,7 @@ describe.each(databaseKinds)("points command line (%s)", (kind) => {
         `${R2},staker,${V1},2`,
         `0x1234,staker,${V1},3`,
       ].join("\n"),
-      ["--type", "fresh", "--block", "1", "--decimals", "6"],
+      ["--type", "fresh", "--block", "1", "--feed-decimals", "6", "--type-decimals", "6"],
     );
     expect(badAddress.code).toBe(1);
     expect(badAddress.stderr).toContain("line 4: receiver_address: must be 0x followed by 40 hex characters");
@@ -172,15 +172,17 @@ describe.each(databaseKinds)("points command line (%s)", (kind) => {
       "bad.jsonl",
       `{"receiver_address":"${R1}","receiver_type":"staker","vault_address":"${V1}","points":"1"}\n` +
         `{"receiver_address":"${R2}","receiver_type":"staker","vault_address":"${V1}","points":1.5}\n`,
-      ["--type", "fresh", "--block", "1", "--decimals", "6"],
+      ["--type", "fresh", "--block", "1", "--feed-decimals", "6", "--type-decimals", "6"],
     );
     expect(fraction.code).toBe(1);
-    expect(fraction.stderr).toContain('line 2: points must be a non-negative integer, got "1.5"');
+    expect(fraction.stderr).toContain(
+      "line 2: points: amount has more than 6 decimals and cannot be stored exactly",
+    );
 
     const existing = await importPoints(
       "dup.jsonl",
       `{"receiver_address":"${R1}","receiver_type":"staker","vault_address":"${V1}","points":"1"}\n`,
-      ["--type", "sluice", "--block", "100"],
+      ["--type", "sluice", "--block", "100", "--feed-decimals", "48"],
     );
     expect(existing.code).toBe(1);
     expect(existing.stderr).toContain("sluice already has a snapshot at block 100");
@@ -201,14 +203,78 @@ describe.each(databaseKinds)("points command line (%s)", (kind) => {
     });
   });
 
-  it("syncs from a partner's External Points API", async () => {
+  it("imports whole points into a type with decimals, exactly", async () => {
+    const result = await importPoints(
+      "whole.jsonl",
+      `{"receiver_address":"${R1}","receiver_type":"staker","vault_address":"${V1}","points":1.5}\n`,
+      ["--type", "whole", "--block", "1", "--feed-decimals", "0", "--type-decimals", "18"],
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const rows = await inspect(target, storedRows);
+    expect(rows.filter((row) => row.points_type === "whole").map((row) => row.points)).toEqual([
+      (15n * 10n ** 17n).toString(),
+    ]);
+
+    // The type exists now: --type-decimals may be left out, and must match when given.
+    const mismatch = await importPoints(
+      "whole2.jsonl",
+      `{"receiver_address":"${R1}","receiver_type":"staker","vault_address":"${V1}","points":2}\n`,
+      ["--type", "whole", "--block", "2", "--feed-decimals", "0", "--type-decimals", "6"],
+    );
+    expect(mismatch.code).toBe(1);
+    expect(mismatch.stderr).toContain("points type whole has 18 decimals, not 6");
+    const fresh = await importPoints(
+      "whole3.jsonl",
+      `{"receiver_address":"${R1}","receiver_type":"staker","vault_address":"${V1}","points":2}\n`,
+      ["--type", "brand-new", "--block", "2", "--feed-decimals", "0"],
+    );
+    expect(fresh.code).toBe(1);
+    expect(fresh.stderr).toContain("points type brand-new is new: give its decimals (--type-decimals)");
+  });
+
+  it("refuses a bare --decimals, naming both flags, and a run without --feed-decimals", async () => {
+    const file = join(workDir, "ambiguous.jsonl");
+    writeFileSync(
+      file,
+      `{"receiver_address":"${R1}","receiver_type":"staker","vault_address":"${V1}","points":1}\n`,
+    );
+    const runs = await Promise.all([
+      runSluice(["import", "points", file, "--type", "amb", "--block", "1", "--decimals", "18"], target.env),
+      runSluice(["points", "sync", "http://127.0.0.1:9", "--type", "amb", "--decimals", "0"], target.env),
+    ]);
+    for (const run of runs) {
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("--decimals is ambiguous and no longer accepted");
+      expect(run.stderr).toContain("--feed-decimals <d>");
+      expect(run.stderr).toContain("--type-decimals <d>");
+    }
+    const missing = await Promise.all([
+      runSluice(
+        ["import", "points", file, "--type", "amb", "--block", "1", "--type-decimals", "18"],
+        target.env,
+      ),
+      runSluice(["points", "sync", "http://127.0.0.1:9", "--type", "amb"], target.env),
+    ]);
+    for (const run of missing) {
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("required option '--feed-decimals <d>' not specified");
+    }
+    const types = await inspect(target, (database) =>
+      database.query("select name from points_types where name = 'amb'"),
+    );
+    expect(types).toEqual([]);
+  });
+
+  it("syncs from a points-template feed, detecting its shape and saying so", async () => {
     const server: Server = createServer((request, response) => {
       response.setHeader("content-type", "application/json");
-      if (request.url === "/last_block") return response.end('{"last_block": 300}');
-      if (request.url === "/api/all?block_number=300&page=1") {
+      if (request.url === "/api/last_block")
+        return response.end('{"last_block_number": 300, "timestamp": 1}');
+      if (request.url === "/api/all?block_number=300&offset=0&limit=50") {
         return response.end(
-          `{"data":[{"receiver_address":"${R1}","receiver_type":"staker","block_number":300,"network_address":null,` +
-            `"vault_address":"${V1}","points":123456789012345678901234.5}],"next_page":null}`,
+          `[{"receiver_address":"${R1}","receiver_type":"staker","block_number":300,"network_address":null,` +
+            `"vault_address":"${V1}","points":123456789012345678901234.5}]`,
         );
       }
       response.statusCode = 404;
@@ -217,12 +283,15 @@ describe.each(databaseKinds)("points command line (%s)", (kind) => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}`;
       const result = await runSluice(
-        ["points", "sync", `http://127.0.0.1:${port}`, "--type", "synced"],
+        ["points", "sync", url, "--type", "synced", "--feed-decimals", "0", "--page-size", "50"],
         target.env,
       );
+      expect(result.stderr).toBe(
+        `feed format: points-template (detected at ${url}/api/last_block)\noffset 0: 1 rows (1 staged)\n`,
+      );
       expect(result.code).toBe(0);
-      expect(result.stderr).toBe("page 1: 1 rows (1 staged)\n");
       const points = 1234567890123456789012345n * 10n ** 17n;
       expect(result.stdout).toBe(
         `synced synced@300: 1 rows, 1 receiver rows in 1 vaults, total ${points} (18 decimals)\n`,
@@ -231,6 +300,23 @@ describe.each(databaseKinds)("points command line (%s)", (kind) => {
       expect(rows.filter((row) => row.points_type === "synced").map((row) => row.points)).toEqual([
         points.toString(),
       ]);
+
+      const named = await runSluice(
+        [
+          "points",
+          "sync",
+          url,
+          "--type",
+          "synced",
+          "--feed-decimals",
+          "0",
+          "--feed-format",
+          "points-template",
+        ],
+        target.env,
+      );
+      expect(named).toMatchObject({ code: 0, stderr: "feed format: points-template\n" });
+      expect(named.stdout).toBe("synced is up to date at block 300\n");
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

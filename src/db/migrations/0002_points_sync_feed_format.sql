@@ -1,0 +1,1 @@
+ALTER TABLE "points_syncs" ADD COLUMN "feed_format" text DEFAULT 'legacy' NOT NULL;
