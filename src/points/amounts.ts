@@ -61,17 +61,6 @@ export function scaleToUnits(value: ExactDecimal, fromDecimals: number, toDecima
   return units;
 }
 
-/** Parses an amount that must already be an integer in the type's smallest unit (file imports). */
-export function parseUnits(text: string): bigint {
-  if (!/^\d+$/.test(text)) {
-    throw new InvalidAmountError(`points must be a non-negative integer, got ${JSON.stringify(clip(text))}`);
-  }
-  if (text.replace(/^0+/, "").length > 78) throw new InvalidAmountError("points exceed uint256");
-  const units = BigInt(text);
-  if (units > MAX_UINT256) throw new InvalidAmountError("points exceed uint256");
-  return units;
-}
-
 function clip(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
