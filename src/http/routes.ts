@@ -60,6 +60,8 @@ export function sluiceRoutes(partner: PartnerServices, deployment?: DeploymentSe
     route({ method: "GET", url: "/metrics", listener: "internal", atRoot: true, schema: system.hiddenSchema, handler: system.metrics(partner.metrics) }),
     route({ method: "GET", url: "/openapi.json", listener: "public", schema: system.hiddenSchema, handler: system.openApiDocument }),
     route({ method: "GET", url: "/health", listener: "public", schema: system.healthSchema, handler: system.health(partner.lifecycle, partner.clock) }),
+    // A Sluice addition, not in the real internal document: the internal listener's own probe, without credentials.
+    route({ method: "GET", url: "/health", listener: "internal", schema: system.healthSchema, handler: system.health(partner.lifecycle, partner.clock) }),
 
     route({ method: "GET", url: "/entities/networks", listener: "public", schema: registry.networksSchema, handler: registry.networks(partner.registry) }),
     route({ method: "GET", url: "/entities/vaults", listener: "public", schema: registry.vaultsSchema, handler: registry.vaults(partner.registry) }),
@@ -96,7 +98,7 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
 
     route({ method: "POST", url: "/discount", listener: "public", schema: discounts.discountSchema, handler: discounts.discount(services.discounts) }),
     route({ method: "GET", url: "/discounts", listener: "internal", onRequest: internalSolverOnly, schema: discounts.liveDiscountsSchema, handler: discounts.liveDiscounts(services.solverDiscounts) }),
-    route({ method: "POST", url: "/discounts/resolve", listener: "internal", onRequest: internalSolverOnly, schema: discounts.resolveDiscountSchema, handler: discounts.resolveDiscount(services.solverDiscounts) }),
+    route({ method: "POST", url: "/discounts", listener: "internal", onRequest: internalSolverOnly, schema: discounts.resolveDiscountSchema, handler: discounts.resolveDiscount(services.solverDiscounts) }),
 
     route({ method: "GET", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetBundleSchema, handler: dev.faucetBundle(services.dev) }),
     route({ method: "POST", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetSchema, handler: dev.faucet(services.dev) }),

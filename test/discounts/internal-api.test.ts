@@ -11,11 +11,13 @@ import { readEnv } from "../../src/config/env.ts";
 import {
   discountSwapInputOf,
   LiveDiscountListSchema,
+  ResolvedDiscountBatchSchema,
   ResolvedDiscountSchema,
 } from "../../src/discounts/schemas.ts";
 import { silentLogger } from "../../src/logger.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
 import {
+  CAPACITY,
   createExampleApp,
   discountBody,
   exampleDeployment,
@@ -58,13 +60,10 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
   }
   const list = (headers: Record<string, string> = credentials(SOLVER_IDS.I1)) =>
     suite.subject.app.inject({ method: "GET", url: "/api-internal/v1/discounts", headers });
+  const resolveWith = (payload: object, headers: Record<string, string> = credentials(SOLVER_IDS.I1)) =>
+    suite.subject.app.inject({ method: "POST", url: "/api-internal/v1/discounts", headers, payload });
   const resolve = (discountId: string, headers: Record<string, string> = credentials(SOLVER_IDS.I1)) =>
-    suite.subject.app.inject({
-      method: "POST",
-      url: "/api-internal/v1/discounts/resolve",
-      headers,
-      payload: { discountId },
-    });
+    resolveWith({ discountId }, headers);
 
   describe("authentication", () => {
     it.each([
@@ -113,6 +112,12 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
       }
     });
 
+    it("answers GET /api-internal/v1/health without credentials (a Sluice addition)", async () => {
+      const response = await suite.subject.app.inject({ method: "GET", url: "/api-internal/v1/health" });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ status: "ok", timestamp: expect.any(String) });
+    });
+
     it("unknown internal paths get the swap envelope 404", async () => {
       const response = await suite.subject.app.inject({ method: "GET", url: "/api-internal/v1/nothing" });
       expect(response.statusCode).toBe(404);
@@ -121,48 +126,100 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
   });
 
   describe("list and resolve", () => {
-    it("lists the live discounts for an internal solver", async () => {
-      expect((await list()).json()).toEqual({ discounts: [] });
+    it("lists the live discounts for an internal solver, in the real document's shape", async () => {
+      const protocol = chain.accounts.protocol.address.toLowerCase();
+      expect((await list()).json()).toEqual({ protocol, discounts: [] });
       const { discount, discountId } = await publish();
       const response = await list(credentials(SOLVER_IDS.I2));
       expect(response.statusCode).toBe(200);
-      expect(LiveDiscountListSchema.strict().parse(response.json())).toEqual({
+      const body = LiveDiscountListSchema.strict().parse(response.json());
+      expect(body).toEqual({
+        protocol,
         discounts: [
           {
             discountId,
             adapter: example.adapters.A4.toLowerCase(),
             tokenToRedeem: chain.core.tokens.rwa.toLowerCase(),
+            collateral: chain.core.tokens.usd.toLowerCase(),
+            collateralDecimals: 6,
             discount: "5000",
             signer: example.curator.address.toLowerCase(),
-            protocol: chain.accounts.protocol.address.toLowerCase(),
-            nonce: discount.nonce.toString(),
             deadline: discount.deadline,
+            maxRate: expect.stringMatching(/^[1-9]\d*$/),
+            maxAssets: CAPACITY.A4.toString(),
           },
         ],
       });
+      expect(Object.keys(body.discounts[0]!).sort()).toEqual(
+        [
+          "discountId",
+          "adapter",
+          "tokenToRedeem",
+          "collateral",
+          "collateralDecimals",
+          "discount",
+          "signer",
+          "deadline",
+          "maxRate",
+          "maxAssets",
+        ].sort(),
+      );
+    });
+
+    it("narrows the list by the document's query selectors", async () => {
+      const { discountId } = await publish();
+      const A4 = example.adapters.A4;
+      const other = `0x${"ab".repeat(32)}`;
+      const ids = async (query: string) => {
+        const response = await suite.subject.app.inject({
+          method: "GET",
+          url: `/api-internal/v1/discounts?${query}`,
+          headers: credentials(SOLVER_IDS.I1),
+        });
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json().discounts.map((entry: { discountId: string }) => entry.discountId);
+      };
+      expect(await ids(`discountId=${discountId}`)).toEqual([discountId]);
+      expect(await ids(`discountId=${other}`)).toEqual([]);
+      expect(await ids(`discountIds=${other},${discountId.toUpperCase().replace("0X", "0x")}`)).toEqual([
+        discountId,
+      ]);
+      expect(await ids(`adapter=${A4}`)).toEqual([discountId]);
+      expect(await ids(`adapter=${example.adapters.A1}`)).toEqual([]);
+      expect(
+        await ids(`adapters=${example.adapters.A1},${A4}&tokensToRedeem=${chain.core.tokens.rwa}`),
+      ).toEqual([discountId]);
+      expect(await ids(`tokenToRedeem=${chain.core.tokens.usd}`)).toEqual([]);
+      for (const bad of ["discountId=0x12", "adapters=0x12,", "tokenToRedeem=nope"]) {
+        const response = await suite.subject.app.inject({
+          method: "GET",
+          url: `/api-internal/v1/discounts?${bad}`,
+          headers: credentials(SOLVER_IDS.I1),
+        });
+        expect(response.statusCode, bad).toBe(400);
+        expect(response.json().error.code).toBe("VALIDATION_FAILED");
+      }
     });
 
     it("resolves a live discount: the signer's signature and a 90 s protocol co-signature", async () => {
       const { discount, discountId, body } = await publish();
       const response = await resolve(discountId.toUpperCase().replace("0X", "0x"));
       expect(response.statusCode, response.body).toBe(200);
-      const resolved = ResolvedDiscountSchema.parse(response.json());
+      const resolved = ResolvedDiscountSchema.strict().parse(response.json());
       const latest = Number(await chain.now());
       expect(resolved).toMatchObject({
         discountId,
-        adapter: example.adapters.A4.toLowerCase(),
-        discountSwap: {
-          discount: {
-            tokenToRedeem: chain.core.tokens.rwa.toLowerCase(),
-            discount: "5000",
-            signer: example.curator.address.toLowerCase(),
-            protocol: chain.accounts.protocol.address.toLowerCase(),
-            nonce: discount.nonce.toString(),
-            deadline: discount.deadline,
-          },
-          signerSignature: body.signature.toLowerCase(),
-          protocolDeadline: latest + 90,
+        discount: {
+          adapter: example.adapters.A4.toLowerCase(),
+          tokenToRedeem: chain.core.tokens.rwa.toLowerCase(),
+          discount: "5000",
+          signer: example.curator.address.toLowerCase(),
+          protocol: chain.accounts.protocol.address.toLowerCase(),
+          nonce: discount.nonce.toString(),
+          deadline: discount.deadline,
         },
+        signerSignature: body.signature.toLowerCase(),
+        protocolDeadline: latest + 90,
       });
       const signer = await recoverTypedDataAddress({
         domain: adapterDomain(chain.chainId, example.adapters.A4),
@@ -170,12 +227,62 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
         primaryType: "DiscountSwap",
         message: {
           discount,
-          signerSignature: resolved.discountSwap.signerSignature as Hex,
-          protocolDeadline: resolved.discountSwap.protocolDeadline,
+          signerSignature: resolved.signerSignature as Hex,
+          protocolDeadline: resolved.protocolDeadline,
         },
         signature: resolved.protocolSignature as Hex,
       });
       expect(signer).toBe(chain.accounts.protocol.address);
+    });
+
+    it("resolves by the batch shape with one entry (as vault-solver sends it), by pair and by pairs", async () => {
+      const { discountId } = await publish();
+      const A4 = example.adapters.A4;
+      const rwa = chain.core.tokens.rwa;
+
+      const batch = await resolveWith({ discountIds: [discountId] });
+      expect(batch.statusCode, batch.body).toBe(200);
+      const { discounts } = ResolvedDiscountBatchSchema.strict().parse(batch.json());
+      expect(discounts).toHaveLength(1);
+      expect(ResolvedDiscountSchema.strict().parse(discounts[0])).toMatchObject({
+        discountId,
+        discount: { adapter: A4.toLowerCase() },
+      });
+
+      const pair = await resolveWith({ adapter: A4, tokenToRedeem: rwa });
+      expect(pair.statusCode, pair.body).toBe(200);
+      expect(ResolvedDiscountSchema.strict().parse(pair.json()).discountId).toBe(discountId);
+
+      const pairs = await resolveWith({ adapters: [A4], tokensToRedeem: [rwa] });
+      expect(pairs.statusCode, pairs.body).toBe(200);
+      expect(pairs.json().discounts.map((entry: { discountId: string }) => entry.discountId)).toEqual([
+        discountId,
+      ]);
+
+      // Any one not live refuses the batch, naming it; a pair without a discount names the pair.
+      const unknown = `0x${"ab".repeat(32)}`;
+      const partly = await resolveWith({ discountIds: [discountId, unknown] });
+      expect(partly.statusCode).toBe(404);
+      expect(partly.json().error.details).toEqual({ discountId: unknown, reason: "unknown" });
+      const nonePair = await resolveWith({ adapter: example.adapters.A1, tokenToRedeem: rwa });
+      expect(nonePair.statusCode).toBe(404);
+      expect(nonePair.json().error.details).toEqual({
+        adapter: example.adapters.A1.toLowerCase(),
+        tokenToRedeem: rwa.toLowerCase(),
+        reason: "unknown",
+      });
+
+      for (const bad of [
+        {},
+        { discountIds: [] },
+        { adapters: [A4], tokensToRedeem: [rwa, rwa] },
+        { adapter: A4 },
+        { discountIds: ["0x12"] },
+      ]) {
+        const response = await resolveWith(bad);
+        expect(response.statusCode, JSON.stringify(bad)).toBe(400);
+        expect(response.json().error.code).toBe("VALIDATION_FAILED");
+      }
     });
 
     it("answers 404 for an unknown discount, and for a stored one that is no longer live", async () => {
@@ -189,7 +296,7 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
       const expired = await resolve(discountId);
       expect(expired.statusCode).toBe(404);
       expect(expired.json().error.details.reason).toBe("expired");
-      expect((await list()).json()).toEqual({ discounts: [] });
+      expect((await list()).json().discounts).toEqual([]);
     });
 
     it("rejects a malformed discount id with 400 VALIDATION_FAILED", async () => {
@@ -275,7 +382,7 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
         args: [address],
       });
     const before = await balanceOf(accounts.swapper.address);
-    const terms = resolved.discountSwap.discount;
+    const terms = resolved.discount;
     const hash = await chain.wallet(accounts.solver).writeContract({
       address: example.executors.I1,
       abi: executorAbi,
@@ -311,7 +418,7 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
 
     // The discount's nonce is now used: it is no longer offered, and the worker drops it from the store.
     await suite.subject.syncHead();
-    expect((await list()).json()).toEqual({ discounts: [] });
+    expect((await list()).json().discounts).toEqual([]);
     expect(await suite.subject.runtime.discounts.worker.sweep()).toEqual([discountId]);
   });
 });

@@ -668,14 +668,29 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
         method: "GET",
         prefix: "/api-internal/v1",
         path: "/discounts",
-        valid: () => ({ ...none(), headers: { ...INTERNAL_CREDENTIALS } }),
+        valid: () => ({
+          ...none(),
+          query: { discountIds: discountId, tokensToRedeem: chain.core.tokens.rwa },
+          headers: { ...INTERNAL_CREDENTIALS },
+        }),
+        reached: [200],
+      },
+      {
+        method: "GET",
+        prefix: "/api-internal/v1",
+        path: "/health",
+        valid: none,
         reached: [200],
       },
       {
         method: "POST",
         prefix: "/api-internal/v1",
-        path: "/discounts/resolve",
-        valid: () => ({ ...none(), headers: { ...INTERNAL_CREDENTIALS }, body: { discountId } }),
+        path: "/discounts",
+        valid: () => ({
+          ...none(),
+          headers: { ...INTERNAL_CREDENTIALS },
+          body: { discountIds: [discountId] },
+        }),
         reached: [200],
       },
       // Not an API operation, but a path where traversal matters.

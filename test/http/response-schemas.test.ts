@@ -265,8 +265,13 @@ describe("every route's real answers match the schemas it declares", () => {
     await expectAnswer(app, 403, "GET", "/api-internal/v1/discounts", {
       headers: { "x-solver-id": "ext_alpha", "x-rfq-shared-secret": "secret-ext_alpha" },
     });
-    const resolve = "/api-internal/v1/discounts/resolve";
+    await expectAnswer(app, 200, "GET", "/api-internal/v1/health");
+    const resolve = "/api-internal/v1/discounts";
     await expectAnswer(app, 200, "POST", resolve, { headers: INTERNAL_CREDENTIALS, payload: { discountId } });
+    await expectAnswer(app, 200, "POST", resolve, {
+      headers: INTERNAL_CREDENTIALS,
+      payload: { discountIds: [discountId] },
+    });
     await expectAnswer(app, 404, "POST", resolve, {
       headers: INTERNAL_CREDENTIALS,
       payload: { discountId: `0x${"ab".repeat(32)}` },

@@ -261,9 +261,10 @@ describe("reference solver as an internal solver: discount legs", () => {
       url: "/api-internal/v1/discounts",
       headers: { "x-solver-id": SOLVER_ID, "x-rfq-shared-secret": SOLVER_SECRET },
     });
-    expect(listed.json()).toEqual({ discounts: [] });
+    expect(listed.json()).toEqual({ protocol: accounts.protocol.address.toLowerCase(), discounts: [] });
+    // Listed, then resolved in the real document's shapes: POST /discounts (the batch shape with one entry).
     expect(internalCalls(flow.listener)).toEqual(
-      expect.arrayContaining(["GET /api-internal/v1/discounts", "POST /api-internal/v1/discounts/resolve"]),
+      expect.arrayContaining(["GET /api-internal/v1/discounts", "POST /api-internal/v1/discounts"]),
     );
   });
 
