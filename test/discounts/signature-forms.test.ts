@@ -60,7 +60,7 @@ describe.each(databaseKinds)("POST /discount signer signature forms (%s)", (kind
   const post = (payload: object) => subject.app.inject({ method: "POST", url: "/api/v1/discount", payload });
 
   async function resolve(discountId: Hex): Promise<ResolvedDiscount> {
-    const response = await subject.app.inject({
+    const response = await subject.internal.inject({
       method: "POST",
       url: "/api-internal/v1/discounts",
       headers: { "x-solver-id": INTERNAL_SOLVER, "x-rfq-shared-secret": `secret-${INTERNAL_SOLVER}` },
