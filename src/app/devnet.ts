@@ -47,6 +47,9 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
   // the port is chosen here (the OS's choice of a free one) instead of inside listen().
   const port = env.PORT === 0 ? await freePort(env.HOST) : env.PORT;
   const apiUrl = `http://${reachableHost(env.HOST)}:${port}/api/v1`;
+  // The internal listener always takes a free port on the devnet (INTERNAL_PORT=0), written to endpoints.json.
+  const internalPort = await freePort(env.INTERNAL_HOST);
+  const internalApiUrl = `http://${reachableHost(env.INTERNAL_HOST)}:${internalPort}/api-internal/v1`;
 
   // The embedded database's directory is locked before anything starts: a second process on this DATA_DIR stops
   // here, having started (and written) nothing.
@@ -77,10 +80,10 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
   try {
     // Started once the database is migrated and seeded, just before the server listens: the solvers start polling
     // the API moments before it answers, not through the whole database start.
-    const solvers = await startBundledSolvers(chain, { apiUrl, apiListening, logger });
+    const solvers = await startBundledSolvers(chain, { apiUrl, internalApiUrl, apiListening, logger });
     bundled = solvers;
     sluice = await buildSluice({
-      env: { ...env, PORT: port },
+      env: { ...env, PORT: port, INTERNAL_PORT: internalPort },
       logger,
       database,
       databasePrepared: true,
@@ -105,6 +108,7 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
     // The RPC port changes every run: scripts read this run's endpoints from the data directory.
     writeJsonAtomically(chain.files.endpoints, {
       apiUrl: sluice.apiUrl,
+      internalApiUrl: sluice.internalApiUrl,
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,
     });

@@ -4,15 +4,16 @@
 // Built: the database (opened and prepared, or given), the clock, the logger, the lifecycle, the registry and points
 // read models, the solver logos, the order events and the open-orders cache, and — for a deployment — the chain
 // client, block tracker, solvers, inventory, discounts, market, quotes, orders, liquidity and indexer
-// (deployment.ts); then the route table and the HTTP server.
+// (deployment.ts); then the route table and two HTTP servers from it: the public one (HOST/PORT) and the internal
+// one (INTERNAL_HOST/INTERNAL_PORT: the internal discount API and /metrics), guarded per INTERNAL_API_AUTH.
 //
-// start(): listen → bind the stored swap state to the chain → start the workers (block tracker, indexer, discount
-// expiry). stop(), in reverse, once: /health turns 503 for SHUTDOWN_GRACE_MS → the HTTP server closes (in-flight
+// start(): listen (both) → bind the stored swap state to the chain → start the workers (block tracker, indexer, discount
+// expiry). stop(), in reverse, once: /health turns 503 for SHUTDOWN_GRACE_MS → both HTTP servers close (in-flight
 // requests finish; SHUTDOWN_TIMEOUT_MS bounds it; the last quote rounds are stored) → the workers stop, last
 // started first, then what was running before the root (the devnet's bundled solvers, then anvil) → the database
 // closes. The whole stop is bounded once, by the signal handler (shutdown.ts, src/cli/signals.ts).
 import { type Clock, systemClock } from "../clock.ts";
-import { type Env, httpTimeouts } from "../config/env.ts";
+import { checkInternalListener, type Env, httpTimeouts } from "../config/env.ts";
 import type { Database } from "../db/client.ts";
 import { Lifecycle } from "../http/lifecycle.ts";
 import { createHttpMetrics } from "../http/metrics.ts";
@@ -75,12 +76,16 @@ export interface Sluice {
   parts: SluiceParts;
   /** The swap flow's parts; undefined on a partner-only Sluice. */
   deployment: DeploymentParts | undefined;
-  /** Built, routes mounted, not listening until start(). */
+  /** The public API: built, routes mounted, not listening until start(). */
   http: App;
+  /** The internal listener (internal discount API, /metrics), likewise. */
+  internalHttp: App;
   /** The root's workers, in start order. */
   workers: readonly Worker[];
   /** The base URL the API listens on once started, e.g. `http://127.0.0.1:8080/api/v1`. */
   readonly apiUrl: string;
+  /** The internal API's base once started, e.g. `http://127.0.0.1:8081/api-internal/v1`. */
+  readonly internalApiUrl: string;
   start(): Promise<void>;
   /** Drains and stops everything; resolves once the database is closed. Idempotent. */
   stop(): Promise<void>;
@@ -101,6 +106,7 @@ export async function buildSluice(options: SluiceOptions): Promise<Sluice> {
 
 async function compose(options: SluiceOptions, database: Database, closeDatabase: boolean): Promise<Sluice> {
   const { env, logger } = options;
+  checkInternalListener(env);
   const clock = options.clock ?? systemClock;
   const lifecycle = new Lifecycle();
   const solverLogos = new SolverLogoStore();
@@ -136,18 +142,19 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       ...(options.deployment?.faucet ? { faucet: options.deployment.faucet } : {}),
     },
     publicUrl: env.PUBLIC_URL,
+    internalAuth: env.INTERNAL_API_AUTH,
   };
 
   const metrics = createHttpMetrics({ collectProcessMetrics: options.collectProcessMetrics ?? true });
-  const http = await buildServer({
-    clock,
-    logger,
-    metrics,
-    timeouts: httpTimeouts(env),
-    routes: sluiceRoutes(
-      { lifecycle, clock, metrics, registry: parts.registry, points: parts.points, solverLogos },
-      deploymentServices,
-    ),
+  const routes = sluiceRoutes(
+    { lifecycle, clock, metrics, registry: parts.registry, points: parts.points, solverLogos },
+    deploymentServices,
+  );
+  const serverOptions = { clock, logger, metrics, timeouts: httpTimeouts(env) };
+  const http = await buildServer({ ...serverOptions, routes: routes.filter((r) => r.listener === "public") });
+  const internalHttp = await buildServer({
+    ...serverOptions,
+    routes: routes.filter((r) => r.listener === "internal"),
   });
 
   // Rounds answered but not yet stored are written before the server's close completes (and so before the database
@@ -156,6 +163,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
 
   const workers = deployment?.workers ?? [];
   let apiUrl: string | undefined;
+  let internalApiUrl: string | undefined;
   let started: Array<Pick<Worker, "name" | "stop">> = [...(options.running ?? [])];
   let stopping: Promise<void> | undefined;
 
@@ -163,10 +171,15 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     parts,
     deployment,
     http,
+    internalHttp,
     workers,
     get apiUrl() {
       if (apiUrl === undefined) throw new Error("Sluice is not listening");
       return apiUrl;
+    },
+    get internalApiUrl() {
+      if (internalApiUrl === undefined) throw new Error("Sluice is not listening");
+      return internalApiUrl;
     },
     async start() {
       if (options.listen ?? true) {
@@ -174,6 +187,15 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
         const address = http.server.address();
         const port = typeof address === "object" && address ? address.port : env.PORT;
         apiUrl = `http://127.0.0.1:${port}/api/v1`;
+        try {
+          await internalHttp.listen({ port: env.INTERNAL_PORT, host: env.INTERNAL_HOST });
+        } catch (error) {
+          await http.close();
+          throw error;
+        }
+        const internal = internalHttp.server.address();
+        const internalPort = typeof internal === "object" && internal ? internal.port : env.INTERNAL_PORT;
+        internalApiUrl = `http://${urlHost(env.INTERNAL_HOST)}:${internalPort}/api-internal/v1`;
       }
       await deployment?.bindChain();
       for (const worker of workers) {
@@ -181,7 +203,14 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
         started = [...started, worker];
       }
       logger.info(
-        { apiUrl, database: database.kind, chainId: deployment?.deployment.chainId },
+        {
+          apiUrl,
+          internalApiUrl,
+          internalApiAuth: env.INTERNAL_API_AUTH,
+          database: database.kind,
+          chainId: deployment?.deployment.chainId,
+        },
+        // The internal API's guard (INTERNAL_API_AUTH) is in the line: operators see what protects it.
         "sluice is serving",
       );
     },
@@ -193,7 +222,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
           await new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_GRACE_MS));
         logger.info("draining: finishing in-flight requests");
         // close() stops the listener and waits for in-flight requests; /health answers 503 meanwhile.
-        await http.close();
+        await Promise.all([http.close(), internalHttp.close()]);
         await stopInReverse(started, logger);
         stopInvalidating();
         if (closeDatabase) await database.close();
@@ -202,4 +231,10 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       return stopping;
     },
   };
+}
+
+/** Where a client reaches a listener bound to `host` (a wildcard is reached on loopback). */
+function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::" || host === "") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
 }

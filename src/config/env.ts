@@ -9,6 +9,14 @@ const milliseconds = (min: number) => z.coerce.number().int().min(min).max(86_40
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default("0.0.0.0"),
+  /** The internal listener (the internal discount API, /metrics): never on the public port. */
+  INTERNAL_HOST: z.string().min(1).default("127.0.0.1"),
+  /** `0` picks a free one. */
+  INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  /** `solver-secret`: x-solver-id + that solver's x-rfq-shared-secret; `network`: none, the network is the guard. */
+  INTERNAL_API_AUTH: z.enum(["solver-secret", "network"]).default("solver-secret"),
+  /** `1` lets `network` mode listen on a public address (refused otherwise). */
+  INTERNAL_API_ALLOW_PUBLIC: z.enum(["0", "1"]).default("0"),
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   PUBLIC_URL: z.string().url().optional(),
@@ -92,4 +100,43 @@ export function httpTimeouts(env: Env): HttpTimeouts {
     keepAliveMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     shutdownMs: env.SHUTDOWN_TIMEOUT_MS,
   };
+}
+
+export type InternalApiAuth = Env["INTERNAL_API_AUTH"];
+
+export class InternalListenerExposedError extends Error {
+  override name = "InternalListenerExposedError";
+}
+
+/** Loopback, RFC 1918, CGNAT, link-local and IPv6 unique-local/link-local addresses, and `localhost`. */
+export function isPrivateHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  if (h === "localhost" || h === "::1") return true;
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h.replace(/^::ffff:/, ""));
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return (
+      a === 127 ||
+      a === 10 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      (a === 169 && b === 254)
+    );
+  }
+  return /^f[cd][0-9a-f]{2}:/.test(h) || /^fe[89ab][0-9a-f]:/.test(h);
+}
+
+/**
+ * In `network` mode the internal API asks no credentials, and resolve hands out protocol co-signatures that let
+ * their holder redeem at the discount outside the auction: it may only listen on a loopback or private address,
+ * unless the operator says otherwise (INTERNAL_API_ALLOW_PUBLIC=1).
+ */
+export function checkInternalListener(env: Env): void {
+  if (env.INTERNAL_API_AUTH !== "network" || env.INTERNAL_API_ALLOW_PUBLIC === "1") return;
+  if (isPrivateHost(env.INTERNAL_HOST)) return;
+  throw new InternalListenerExposedError(
+    `INTERNAL_API_AUTH=network asks no credentials, so INTERNAL_HOST must be a loopback or private address ` +
+      `(got ${env.INTERNAL_HOST}); set INTERNAL_API_ALLOW_PUBLIC=1 if the network in front of it is the guard`,
+  );
 }

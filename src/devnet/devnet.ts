@@ -8,7 +8,7 @@
 //   anvil-state.json  the chain (anvil `--state`: loaded at start, written every second and on stop)
 //   devnet.json       what was deployed, on which chain: the devnet's identity (record.ts)
 //   deployment.json   the Deployment the server runs on, for people to read (rewritten at every start)
-//   endpoints.json    where this run's API and RPC listen, for scripts such as examples/swap.ts
+//   endpoints.json    where this run's API, internal API and RPC listen, for scripts such as examples/swap.ts
 //   processes.json    the running anvil and its watchdog, so a start after a SIGKILL stops them (processes.ts)
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, renameSync } from "node:fs";
@@ -52,6 +52,8 @@ export interface DevnetChainOptions {
 export interface DevnetOptions extends DevnetChainOptions {
   /** Sluice's API base (e.g. `http://127.0.0.1:8080/api/v1`): the bundled solvers poll it for won orders. */
   apiUrl: string;
+  /** Sluice's internal API base on its internal listener: the bundled internal solver resolves discounts there. */
+  internalApiUrl: string;
   /** Resolves once the API listens: the bundled solvers' first poll waits for it (default: poll at once). */
   apiListening?: Promise<void>;
 }
@@ -194,7 +196,7 @@ export async function startDevnetChain(options: DevnetChainOptions): Promise<Dev
  */
 export async function startBundledSolvers(
   chain: DevnetChain,
-  options: Pick<DevnetOptions, "apiUrl" | "apiListening" | "logger">,
+  options: Pick<DevnetOptions, "apiUrl" | "internalApiUrl" | "apiListening" | "logger">,
 ): Promise<BundledSolvers> {
   const { core } = chain;
   const solverSecrets = new Map(
@@ -212,8 +214,9 @@ export async function startBundledSolvers(
           reactor: core.reactor,
           adapters: [core.adapters.usd, core.adapters.usdt],
           marginBps: bundled.marginBps,
-          // An internal solver finds the internal discount API next to `apiUrl` (…/api-internal/v1).
+          // An internal solver resolves discounts on Sluice's internal listener.
           internal: bundled.internal,
+          ...(bundled.internal ? { internalApiUrl: options.internalApiUrl } : {}),
           port: 0,
           host: "127.0.0.1",
           sharedSecretEnv: bundled.sharedSecretEnv,

@@ -66,7 +66,13 @@ export class SolverForbiddenError extends BaseError {
 /** A discount id that is unknown or not live at the latest block (`reason` says which). */
 export class DiscountNotLiveError extends BaseError {
   override name = "DiscountNotLiveError";
-  constructor(discountId: Hex, reason: string) {
-    super("No live discount has this id", { details: { discountId, reason } });
+  constructor(selector: Hex | { adapter: Address; tokenToRedeem: Address }, reason: string) {
+    const details = typeof selector === "string" ? { discountId: selector } : selector;
+    super(
+      typeof selector === "string"
+        ? "No live discount has this id"
+        : "No live discount for this adapter and token",
+      { details: { ...details, reason } },
+    );
   }
 }

@@ -74,37 +74,77 @@ export const SolverAuthHeadersSchema = z.object({
     .meta({ description: "That solver's own shared secret (the one Sluice sends it with quote requests)" }),
 });
 
+// The internal discount API in the real backend's shapes (rfq-backend-internal.openapi.json).
+
 export const LiveDiscountSchema = z
   .object({
     discountId: Bytes32Schema,
     adapter: AddressSchema,
     tokenToRedeem: AddressSchema,
-    discount: Uint256StringSchema.meta({ description: "ppm" }),
+    collateral: AddressSchema.meta({ description: "The adapter's vault asset: what the discount pays out" }),
+    collateralDecimals: z.number().int().min(0).max(255),
+    discount: Uint256StringSchema.meta({ description: "ppm of the gross oracle output" }),
     signer: AddressSchema,
-    protocol: AddressSchema,
-    nonce: Uint256StringSchema,
-    deadline: Uint48Schema,
+    deadline: Uint48Schema.meta({ description: "The discount's own deadline (unix seconds, chain time)" }),
+    maxRate: Uint256StringSchema.meta({
+      description: "`getMaxRate(tokenToRedeem)` at the latest block (1e18)",
+    }),
+    maxAssets: Uint256StringSchema.meta({ description: "`getMaxAssets(tokenToRedeem)` at the latest block" }),
   })
   .meta({ id: "LiveDiscount" });
 
 export const LiveDiscountListSchema = z
-  .object({ discounts: z.array(LiveDiscountSchema) })
+  .object({
+    protocol: AddressSchema.meta({ description: "The deployment's protocol signer" }),
+    discounts: z.array(LiveDiscountSchema),
+  })
   .meta({ id: "LiveDiscountList" });
 
+/** A comma-separated list of `item`s in a query parameter (`discountIds`, `adapters`, `tokensToRedeem`). */
+const commaList = (item: typeof Bytes32Schema | typeof AddressSchema) =>
+  z
+    .string()
+    .transform((value) => value.split(",").map((part) => part.trim()))
+    .pipe(z.array(item).min(1).max(100));
+
+export const LiveDiscountQuerySchema = z.object({
+  discountId: Bytes32Schema.optional(),
+  discountIds: commaList(Bytes32Schema).optional(),
+  adapter: AddressSchema.optional(),
+  tokenToRedeem: AddressSchema.optional(),
+  adapters: commaList(AddressSchema).optional(),
+  tokensToRedeem: commaList(AddressSchema).optional(),
+});
+export type LiveDiscountQuery = z.output<typeof LiveDiscountQuerySchema>;
+
+/** One of the four selectors: one id, ids, one (adapter, tokenToRedeem) pair, or pairs (two arrays, zipped). */
 export const ResolveDiscountRequestSchema = z
-  .object({ discountId: Bytes32Schema.meta({ description: "A leg's `discountId` from a quote request" }) })
+  .union([
+    z.object({
+      discountId: Bytes32Schema.meta({ description: "A leg's `discountId` from a quote request" }),
+    }),
+    z.object({ discountIds: z.array(Bytes32Schema).min(1).max(100) }),
+    z.object({ adapter: AddressSchema, tokenToRedeem: AddressSchema }),
+    z
+      .object({
+        adapters: z.array(AddressSchema).min(1).max(100),
+        tokensToRedeem: z.array(AddressSchema).min(1).max(100),
+      })
+      .refine((pairs) => pairs.adapters.length === pairs.tokensToRedeem.length, {
+        message: "adapters and tokensToRedeem are pairs: give as many of each",
+        path: ["tokensToRedeem"],
+      }),
+  ])
   .meta({ id: "ResolveDiscountRequest" });
+export type ResolveDiscountRequest = z.output<typeof ResolveDiscountRequestSchema>;
 
 export const ResolvedDiscountSchema = z
   .object({
     discountId: Bytes32Schema,
-    adapter: AddressSchema,
-    discountSwap: z.object({
-      discount: LiveDiscountSchema.omit({ discountId: true, adapter: true }),
-      signerSignature: HexSchema.meta({ description: "The signer's signature of the Discount" }),
-      protocolDeadline: Uint48Schema.meta({
-        description: "Unix seconds (chain time): the co-signature's expiry, 90 s after the latest block",
-      }),
+    discount: DiscountTermsSchema.meta({ description: "The Discount the signer signed, with its adapter" }),
+    signerSignature: HexSchema.meta({ description: "The signer's signature of the Discount" }),
+    protocolDeadline: Uint48Schema.meta({
+      description: "Unix seconds (chain time): the co-signature's expiry, 90 s after the latest block",
     }),
     protocolSignature: HexSchema.meta({
       description: "The protocol signer's EIP-712 signature of `DiscountSwap` (adapter domain)",
@@ -114,17 +154,25 @@ export const ResolvedDiscountSchema = z
     id: "ResolvedDiscount",
     description:
       "Everything of an Executor `DiscountSwapInput` but `recipient` and `amountIn`, which the filler chooses: " +
-      "`{adapter, discountSwap, protocolSignature, recipient, amountIn}`.",
+      "`{adapter, discountSwap: {discount, signerSignature, protocolDeadline}, protocolSignature, recipient, amountIn}`.",
   });
 export type ResolvedDiscount = z.output<typeof ResolvedDiscountSchema>;
+
+export const ResolvedDiscountBatchSchema = z
+  .object({ discounts: z.array(ResolvedDiscountSchema) })
+  .meta({ id: "ResolvedDiscountBatch" });
+
+/** A single selector answers one resolved discount; a batch or pairs selector answers `{discounts}` in its order. */
+export const ResolveDiscountResponseSchema = z.union([ResolvedDiscountSchema, ResolvedDiscountBatchSchema]);
+export type ResolveDiscountResponse = z.output<typeof ResolveDiscountResponseSchema>;
 
 /** A resolved discount as the Executor takes it: all of a `DiscountSwapInput` but what the filler chooses. */
 export function discountSwapInputOf(
   resolved: ResolvedDiscount,
 ): Omit<DiscountSwapInput, "recipient" | "amountIn"> {
-  const terms = resolved.discountSwap.discount;
+  const terms = resolved.discount;
   return {
-    adapter: getAddress(resolved.adapter),
+    adapter: getAddress(terms.adapter),
     discountSwap: {
       discount: {
         tokenToRedeem: getAddress(terms.tokenToRedeem),
@@ -134,8 +182,8 @@ export function discountSwapInputOf(
         nonce: BigInt(terms.nonce),
         deadline: terms.deadline,
       },
-      signerSignature: resolved.discountSwap.signerSignature as Hex,
-      protocolDeadline: resolved.discountSwap.protocolDeadline,
+      signerSignature: resolved.signerSignature as Hex,
+      protocolDeadline: resolved.protocolDeadline,
     },
     protocolSignature: resolved.protocolSignature as Hex,
   };

@@ -26,8 +26,9 @@ export type App = FastifyInstance<
 >;
 
 /**
- * Which API a route belongs to. Both are served on the same port; the public API is under /api/v1 and in the
- * OpenAPI document, the internal one (internal solvers only) under /api-internal/v1 and never documented.
+ * Which API a route belongs to, and so which server serves it: the public API under /api/v1 and in the OpenAPI
+ * document (HOST/PORT), the internal one (internal solvers, /metrics) under /api-internal/v1 and never documented,
+ * on its own listener (INTERNAL_HOST/INTERNAL_PORT).
  */
 export type Listener = "public" | "internal";
 

@@ -1,6 +1,6 @@
 // Every endpoint Sluice serves, in one table: method and path → handler → the service it calls. Public routes are
 // under /api/v1 and in the OpenAPI document; internal ones (internal solvers only) under /api-internal/v1, never
-// documented. Both are served on the same port. Handlers (./handlers) receive the services the composition root
+// documented. The root serves each listener's routes on its own server (HOST/PORT, INTERNAL_HOST/INTERNAL_PORT). Handlers (./handlers) receive the services the composition root
 // (src/app) built; they construct nothing.
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
@@ -51,15 +51,19 @@ export interface DeploymentServices {
   dev: dev.DevHelpers;
   /** `PUBLIC_URL`: the base of the URLs a quote hands out; by default each request's own origin. */
   publicUrl: string | undefined;
+  /** `INTERNAL_API_AUTH`: the internal discount API asks solver credentials, or none (`network`). */
+  internalAuth: "solver-secret" | "network";
 }
 
 export function sluiceRoutes(partner: PartnerServices, deployment?: DeploymentServices): RouteEntry[] {
   // biome-ignore format: a table, one route per line
   return [
-    // Prometheus scrapes the port's root.
+    // Prometheus scrapes the internal port's root (INTERNAL_HOST/INTERNAL_PORT), not the public one.
     route({ method: "GET", url: "/metrics", listener: "internal", atRoot: true, schema: system.hiddenSchema, handler: system.metrics(partner.metrics) }),
     route({ method: "GET", url: "/openapi.json", listener: "public", schema: system.hiddenSchema, handler: system.openApiDocument }),
     route({ method: "GET", url: "/health", listener: "public", schema: system.healthSchema, handler: system.health(partner.lifecycle, partner.clock) }),
+    // A Sluice addition, not in the real internal document: the internal listener's own probe, without credentials.
+    route({ method: "GET", url: "/health", listener: "internal", schema: system.healthSchema, handler: system.health(partner.lifecycle, partner.clock) }),
 
     route({ method: "GET", url: "/entities/networks", listener: "public", schema: registry.networksSchema, handler: registry.networks(partner.registry) }),
     route({ method: "GET", url: "/entities/vaults", listener: "public", schema: registry.vaultsSchema, handler: registry.vaults(partner.registry) }),
@@ -82,7 +86,9 @@ export function sluiceRoutes(partner: PartnerServices, deployment?: DeploymentSe
 }
 
 function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
-  const internalSolverOnly = discounts.internalSolverOnly(services.market.solvers);
+  // In `network` mode the internal listener's network is the guard: no credentials are asked.
+  const internalSolverOnly =
+    services.internalAuth === "network" ? undefined : discounts.internalSolverOnly(services.market.solvers);
   const devOnly = dev.devOnly(services.dev);
   // biome-ignore format: a table, one route per line
   return [
@@ -95,8 +101,8 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "POST", url: "/liquidity-batch", listener: "public", schema: liquidity.liquidityBatchSchema, handler: liquidity.liquidityBatch(services.liquidity) }),
 
     route({ method: "POST", url: "/discount", listener: "public", schema: discounts.discountSchema, handler: discounts.discount(services.discounts) }),
-    route({ method: "GET", url: "/discounts", listener: "internal", onRequest: internalSolverOnly, schema: discounts.liveDiscountsSchema, handler: discounts.liveDiscounts(services.solverDiscounts) }),
-    route({ method: "POST", url: "/discounts/resolve", listener: "internal", onRequest: internalSolverOnly, schema: discounts.resolveDiscountSchema, handler: discounts.resolveDiscount(services.solverDiscounts) }),
+    route({ method: "GET", url: "/discounts", listener: "internal", ...(internalSolverOnly ? { onRequest: internalSolverOnly } : {}), schema: discounts.liveDiscountsSchema, handler: discounts.liveDiscounts(services.solverDiscounts) }),
+    route({ method: "POST", url: "/discounts", listener: "internal", ...(internalSolverOnly ? { onRequest: internalSolverOnly } : {}), schema: discounts.resolveDiscountSchema, handler: discounts.resolveDiscount(services.solverDiscounts) }),
 
     route({ method: "GET", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetBundleSchema, handler: dev.faucetBundle(services.dev) }),
     route({ method: "POST", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetSchema, handler: dev.faucet(services.dev) }),

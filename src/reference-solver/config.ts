@@ -3,8 +3,8 @@
 // committed and shared; a bad file or a missing secret names the field and the reason and stops the start.
 //
 // `internal: true` is for a solver Sluice's deployment lists as internal: it then prices and fills discount legs
-// through the internal discount API at `internalApiUrl` (by default the API's `/api/v1` base with
-// `/api-internal/v1` in its place).
+// through the internal discount API at `internalApiUrl` (required then: Sluice serves it on its own listener,
+// INTERNAL_HOST/INTERNAL_PORT, e.g. `http://127.0.0.1:8081/api-internal/v1`).
 import { existsSync, readFileSync } from "node:fs";
 import type { Hex } from "viem";
 import { z } from "zod";
@@ -48,31 +48,22 @@ export const ReferenceSolverConfigSchema = z
     pollIntervalMs: z.number().int().min(10).max(60_000).default(500),
     /** An internal solver: it fills discount legs (the deployment must list it as internal too). */
     internal: z.boolean().default(false),
-    /** The internal discount API base, e.g. `http://127.0.0.1:8080/api-internal/v1` (default: from `apiUrl`). */
+    /** The internal discount API base on Sluice's internal listener, e.g. `http://127.0.0.1:8081/api-internal/v1`. */
     internalApiUrl: z
       .url({ protocol: /^https?$/ })
       .transform((url) => url.replace(/\/+$/, ""))
       .optional(),
   })
   .strict()
-  .transform((config, context) => {
-    if (!config.internal || config.internalApiUrl !== undefined) return config;
-    const derived = internalApiUrlFrom(config.apiUrl);
-    if (derived === undefined) {
+  .superRefine((config, context) => {
+    if (config.internal && config.internalApiUrl === undefined) {
       context.addIssue({
         code: "custom",
         path: ["internalApiUrl"],
-        message: "required for an internal solver whose apiUrl does not end in /api/v1",
+        message: "required for an internal solver: Sluice's internal listener (INTERNAL_HOST/INTERNAL_PORT)",
       });
-      return z.NEVER;
     }
-    return { ...config, internalApiUrl: derived };
   });
-
-/** `…/api/v1` → `…/api-internal/v1`, where Sluice mounts the internal discount API next to its public API. */
-export function internalApiUrlFrom(apiUrl: string): string | undefined {
-  return /\/api\/v1$/.test(apiUrl) ? apiUrl.replace(/\/api\/v1$/, "/api-internal/v1") : undefined;
-}
 
 export type ReferenceSolverConfig = z.output<typeof ReferenceSolverConfigSchema>;
 /** What a config file or a caller writes (defaults may be left out). */

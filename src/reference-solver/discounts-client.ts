@@ -1,7 +1,8 @@
-// An internal solver's client of Sluice's internal discount API (DESIGN.md §4): `GET {internalApiUrl}/discounts`
-// (the discounts live at the latest block) and `POST {internalApiUrl}/discounts/resolve` (the signer's signature
-// and a fresh 90-second protocol co-signature of one discount). Every call carries the solver's id and its own
-// shared secret. Bodies are read with the API's own schemas.
+// An internal solver's client of Sluice's internal discount API (DESIGN.md §4), in the real backend's shapes
+// (rfq-backend-internal.openapi.json): `GET {internalApiUrl}/discounts` (the discounts live at the latest block) and
+// `POST {internalApiUrl}/discounts` with `{discountIds: [id]}` — the batch shape with one entry, as vault-solver
+// sends it — for the signer's signature and a fresh 90-second protocol co-signature of one discount. Every call
+// carries the solver's id and its own shared secret. Bodies are read with the API's own schemas.
 //
 // The list is cached briefly: quote requests arrive in bursts and every discount leg of each is checked against
 // it. A fill plans with a fresh list. A resolved discount is checked against the id it was asked for (the id is
@@ -13,7 +14,7 @@ import { type DiscountSwap, discountId as digestOf } from "../chain/order.ts";
 import {
   discountSwapInputOf,
   LiveDiscountListSchema,
-  ResolvedDiscountSchema,
+  ResolvedDiscountBatchSchema,
   SOLVER_ID_HEADER,
   SOLVER_SECRET_HEADER,
 } from "../discounts/schemas.ts";
@@ -93,15 +94,20 @@ export class InternalDiscountsClient {
   }
 
   async resolve(discountId: Hex, signal?: AbortSignal): Promise<ResolvedDiscountLeg> {
-    const url = `${this.#baseUrl}/discounts/resolve`;
-    const { status, body } = await this.#call(url, { method: "POST", body: { discountId } }, signal);
+    const url = `${this.#baseUrl}/discounts`;
+    const request = { method: "POST" as const, body: { discountIds: [discountId] } };
+    const { status, body } = await this.#call(url, request, signal);
     if (status === 404) {
       const reason = (body as { error?: { details?: { reason?: unknown } } } | undefined)?.error?.details
         ?.reason;
       throw new DiscountNotLiveError(discountId, typeof reason === "string" ? reason : "not_found");
     }
     if (status !== 200) throw new InternalApiError(`POST ${url} answered ${status}`);
-    const resolved = parse(ResolvedDiscountSchema, body, url);
+    const batch = parse(ResolvedDiscountBatchSchema, body, url);
+    const [resolved] = batch.discounts;
+    if (!resolved || batch.discounts.length !== 1) {
+      throw new InternalApiError(`POST ${url} answered ${batch.discounts.length} discounts for one`);
+    }
     const { adapter, discountSwap, protocolSignature } = discountSwapInputOf(resolved);
     const digest = digestOf({ chainId: this.#options.chainId, adapter }, discountSwap.discount);
     if (digest.toLowerCase() !== discountId.toLowerCase()) {

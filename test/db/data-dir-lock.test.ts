@@ -168,6 +168,7 @@ describe("one process per embedded data directory", () => {
     const serve = await runSluice(["serve"], {
       DATA_DIR: dataDir,
       PORT: "0",
+      INTERNAL_PORT: "0",
       HOST: "127.0.0.1",
       SLUICE_DEMO_DATA: "0",
       DEPLOYMENT: undefined,

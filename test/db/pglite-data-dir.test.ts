@@ -54,6 +54,7 @@ describe("an embedded data directory PGlite cannot open", () => {
     const serve = await runSluice(["serve"], {
       DATA_DIR: dataDir,
       PORT: "0",
+      INTERNAL_PORT: "0",
       HOST: "127.0.0.1",
       SLUICE_DEMO_DATA: "0",
       DEPLOYMENT: undefined,

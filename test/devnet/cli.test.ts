@@ -23,7 +23,15 @@ interface Started {
 
 function spawnSluice(env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
-    env: { ...process.env, ...CLEAN_ENV, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    env: {
+      ...process.env,
+      ...CLEAN_ENV,
+      PORT: "0",
+      INTERNAL_PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
 }

@@ -68,6 +68,13 @@ describe("devnet", () => {
       ["sluice_beta", "sluice-beta", false],
     ]);
     expect(devnet.bundled.deployment.solvers.map((s) => s.filler)).toEqual(devnet.chain.core.executors);
+    // The internal listener took a free port of its own, written next to the API's for scripts and solvers.
+    const endpoints = JSON.parse(readFileSync(files.endpoints, "utf8"));
+    expect(endpoints).toMatchObject({
+      apiUrl: devnet.sluice.apiUrl,
+      internalApiUrl: devnet.sluice.internalApiUrl,
+    });
+    expect(new URL(endpoints.internalApiUrl).port).not.toBe(new URL(endpoints.apiUrl).port);
   });
 
   it("GET /dev/faucet lists tRWA, tUSD and tUSDT (ERC-20s only, as the real document has it), with the request id", async () => {
@@ -229,9 +236,9 @@ describe("devnet", () => {
     // The wait for the fill is bounded above (60 s); the test's own limit must not cut it short.
   }, 120_000);
 
-  /** `GET /api-internal/v1/discounts` as a bundled solver, with its own secret. */
+  /** `GET /api-internal/v1/discounts` on the internal listener (from endpoints.json), as a bundled solver. */
   const internalDiscounts = (solverId: string) =>
-    fetch(`${api.replace(/\/api\/v1$/, "/api-internal/v1")}/discounts`, {
+    fetch(`${JSON.parse(readFileSync(devnet.chain.files.endpoints, "utf8")).internalApiUrl}/discounts`, {
       headers: {
         "x-solver-id": solverId,
         "x-rfq-shared-secret": devnet.bundled.solverSecrets.get(solverId)!,

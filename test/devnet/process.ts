@@ -56,6 +56,7 @@ export async function startDevnetProcess(
       ...process.env,
       ...CLEAN_ENV,
       PORT: "0",
+      INTERNAL_PORT: "0",
       HOST: "127.0.0.1",
       LOG_LEVEL: "info",
       DATA_DIR: dataDir,

@@ -1,21 +1,24 @@
 // The internal discount API (/api-internal/v1/discounts) on anvil, on PGlite and PostgreSQL: solver
 // authentication, the live list, resolve, and an order filled on-chain through a discount leg with the resolved
 // signatures. Last, the real composition root (buildSluice), started, serves every route where it belongs.
+import { pino } from "pino";
 import { type Address, type Hex, recoverTypedDataAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { buildSluice } from "../../src/app/sluice.ts";
 import { executorAbi, liquidLaneAdapterAbi, testERC20Abi } from "../../src/chain/abis.ts";
 import { adapterDomain, discountSwapTypes } from "../../src/chain/eip712.ts";
 import { decodeOrder } from "../../src/chain/order.ts";
-import { readEnv } from "../../src/config/env.ts";
+import { InternalListenerExposedError, isPrivateHost, readEnv } from "../../src/config/env.ts";
 import {
   discountSwapInputOf,
   LiveDiscountListSchema,
+  ResolvedDiscountBatchSchema,
   ResolvedDiscountSchema,
 } from "../../src/discounts/schemas.ts";
 import { silentLogger } from "../../src/logger.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
 import {
+  CAPACITY,
   createExampleApp,
   discountBody,
   exampleDeployment,
@@ -57,14 +60,11 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
     return { ...signed, discountId: response.json().discountId as Hex };
   }
   const list = (headers: Record<string, string> = credentials(SOLVER_IDS.I1)) =>
-    suite.subject.app.inject({ method: "GET", url: "/api-internal/v1/discounts", headers });
+    suite.subject.internal.inject({ method: "GET", url: "/api-internal/v1/discounts", headers });
+  const resolveWith = (payload: object, headers: Record<string, string> = credentials(SOLVER_IDS.I1)) =>
+    suite.subject.internal.inject({ method: "POST", url: "/api-internal/v1/discounts", headers, payload });
   const resolve = (discountId: string, headers: Record<string, string> = credentials(SOLVER_IDS.I1)) =>
-    suite.subject.app.inject({
-      method: "POST",
-      url: "/api-internal/v1/discounts/resolve",
-      headers,
-      payload: { discountId },
-    });
+    resolveWith({ discountId }, headers);
 
   describe("authentication", () => {
     it.each([
@@ -101,7 +101,7 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
         clock: suite.clock,
       });
       try {
-        const response = await disabled.app.inject({
+        const response = await disabled.internal.inject({
           method: "GET",
           url: "/api-internal/v1/discounts",
           headers: credentials(SOLVER_IDS.I2),
@@ -113,56 +113,117 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
       }
     });
 
+    it("answers GET /api-internal/v1/health without credentials (a Sluice addition)", async () => {
+      const response = await suite.subject.internal.inject({ method: "GET", url: "/api-internal/v1/health" });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ status: "ok", timestamp: expect.any(String) });
+    });
+
     it("unknown internal paths get the swap envelope 404", async () => {
-      const response = await suite.subject.app.inject({ method: "GET", url: "/api-internal/v1/nothing" });
+      const response = await suite.subject.internal.inject({
+        method: "GET",
+        url: "/api-internal/v1/nothing",
+      });
       expect(response.statusCode).toBe(404);
       expect(response.json().error.code).toBe("NOT_FOUND");
     });
   });
 
   describe("list and resolve", () => {
-    it("lists the live discounts for an internal solver", async () => {
-      expect((await list()).json()).toEqual({ discounts: [] });
+    it("lists the live discounts for an internal solver, in the real document's shape", async () => {
+      const protocol = chain.accounts.protocol.address.toLowerCase();
+      expect((await list()).json()).toEqual({ protocol, discounts: [] });
       const { discount, discountId } = await publish();
       const response = await list(credentials(SOLVER_IDS.I2));
       expect(response.statusCode).toBe(200);
-      expect(LiveDiscountListSchema.strict().parse(response.json())).toEqual({
+      const body = LiveDiscountListSchema.strict().parse(response.json());
+      expect(body).toEqual({
+        protocol,
         discounts: [
           {
             discountId,
             adapter: example.adapters.A4.toLowerCase(),
             tokenToRedeem: chain.core.tokens.rwa.toLowerCase(),
+            collateral: chain.core.tokens.usd.toLowerCase(),
+            collateralDecimals: 6,
             discount: "5000",
             signer: example.curator.address.toLowerCase(),
-            protocol: chain.accounts.protocol.address.toLowerCase(),
-            nonce: discount.nonce.toString(),
             deadline: discount.deadline,
+            maxRate: expect.stringMatching(/^[1-9]\d*$/),
+            maxAssets: CAPACITY.A4.toString(),
           },
         ],
       });
+      expect(Object.keys(body.discounts[0]!).sort()).toEqual(
+        [
+          "discountId",
+          "adapter",
+          "tokenToRedeem",
+          "collateral",
+          "collateralDecimals",
+          "discount",
+          "signer",
+          "deadline",
+          "maxRate",
+          "maxAssets",
+        ].sort(),
+      );
+    });
+
+    it("narrows the list by the document's query selectors", async () => {
+      const { discountId } = await publish();
+      const A4 = example.adapters.A4;
+      const other = `0x${"ab".repeat(32)}`;
+      const ids = async (query: string) => {
+        const response = await suite.subject.internal.inject({
+          method: "GET",
+          url: `/api-internal/v1/discounts?${query}`,
+          headers: credentials(SOLVER_IDS.I1),
+        });
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json().discounts.map((entry: { discountId: string }) => entry.discountId);
+      };
+      expect(await ids(`discountId=${discountId}`)).toEqual([discountId]);
+      expect(await ids(`discountId=${other}`)).toEqual([]);
+      expect(await ids(`discountIds=${other},${discountId.toUpperCase().replace("0X", "0x")}`)).toEqual([
+        discountId,
+      ]);
+      expect(await ids(`adapter=${A4}`)).toEqual([discountId]);
+      expect(await ids(`adapter=${example.adapters.A1}`)).toEqual([]);
+      expect(
+        await ids(`adapters=${example.adapters.A1},${A4}&tokensToRedeem=${chain.core.tokens.rwa}`),
+      ).toEqual([discountId]);
+      expect(await ids(`tokenToRedeem=${chain.core.tokens.usd}`)).toEqual([]);
+      for (const bad of ["discountId=0x12", "adapters=0x12,", "tokenToRedeem=nope"]) {
+        const response = await suite.subject.internal.inject({
+          method: "GET",
+          url: `/api-internal/v1/discounts?${bad}`,
+          headers: credentials(SOLVER_IDS.I1),
+        });
+        expect(response.statusCode, bad).toBe(400);
+        expect(response.json().error.code).toBe("VALIDATION_FAILED");
+      }
     });
 
     it("resolves a live discount: the signer's signature and a 90 s protocol co-signature", async () => {
       const { discount, discountId, body } = await publish();
       const response = await resolve(discountId.toUpperCase().replace("0X", "0x"));
       expect(response.statusCode, response.body).toBe(200);
-      const resolved = ResolvedDiscountSchema.parse(response.json());
+      const resolved = ResolvedDiscountSchema.strict().parse(response.json());
       const latest = Number(await chain.now());
       expect(resolved).toMatchObject({
         discountId,
-        adapter: example.adapters.A4.toLowerCase(),
-        discountSwap: {
-          discount: {
-            tokenToRedeem: chain.core.tokens.rwa.toLowerCase(),
-            discount: "5000",
-            signer: example.curator.address.toLowerCase(),
-            protocol: chain.accounts.protocol.address.toLowerCase(),
-            nonce: discount.nonce.toString(),
-            deadline: discount.deadline,
-          },
-          signerSignature: body.signature.toLowerCase(),
-          protocolDeadline: latest + 90,
+        discount: {
+          adapter: example.adapters.A4.toLowerCase(),
+          tokenToRedeem: chain.core.tokens.rwa.toLowerCase(),
+          discount: "5000",
+          signer: example.curator.address.toLowerCase(),
+          protocol: chain.accounts.protocol.address.toLowerCase(),
+          nonce: discount.nonce.toString(),
+          deadline: discount.deadline,
         },
+        signerSignature: body.signature.toLowerCase(),
+        protocolDeadline: latest + 90,
       });
       const signer = await recoverTypedDataAddress({
         domain: adapterDomain(chain.chainId, example.adapters.A4),
@@ -170,12 +231,62 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
         primaryType: "DiscountSwap",
         message: {
           discount,
-          signerSignature: resolved.discountSwap.signerSignature as Hex,
-          protocolDeadline: resolved.discountSwap.protocolDeadline,
+          signerSignature: resolved.signerSignature as Hex,
+          protocolDeadline: resolved.protocolDeadline,
         },
         signature: resolved.protocolSignature as Hex,
       });
       expect(signer).toBe(chain.accounts.protocol.address);
+    });
+
+    it("resolves by the batch shape with one entry (as vault-solver sends it), by pair and by pairs", async () => {
+      const { discountId } = await publish();
+      const A4 = example.adapters.A4;
+      const rwa = chain.core.tokens.rwa;
+
+      const batch = await resolveWith({ discountIds: [discountId] });
+      expect(batch.statusCode, batch.body).toBe(200);
+      const { discounts } = ResolvedDiscountBatchSchema.strict().parse(batch.json());
+      expect(discounts).toHaveLength(1);
+      expect(ResolvedDiscountSchema.strict().parse(discounts[0])).toMatchObject({
+        discountId,
+        discount: { adapter: A4.toLowerCase() },
+      });
+
+      const pair = await resolveWith({ adapter: A4, tokenToRedeem: rwa });
+      expect(pair.statusCode, pair.body).toBe(200);
+      expect(ResolvedDiscountSchema.strict().parse(pair.json()).discountId).toBe(discountId);
+
+      const pairs = await resolveWith({ adapters: [A4], tokensToRedeem: [rwa] });
+      expect(pairs.statusCode, pairs.body).toBe(200);
+      expect(pairs.json().discounts.map((entry: { discountId: string }) => entry.discountId)).toEqual([
+        discountId,
+      ]);
+
+      // Any one not live refuses the batch, naming it; a pair without a discount names the pair.
+      const unknown = `0x${"ab".repeat(32)}`;
+      const partly = await resolveWith({ discountIds: [discountId, unknown] });
+      expect(partly.statusCode).toBe(404);
+      expect(partly.json().error.details).toEqual({ discountId: unknown, reason: "unknown" });
+      const nonePair = await resolveWith({ adapter: example.adapters.A1, tokenToRedeem: rwa });
+      expect(nonePair.statusCode).toBe(404);
+      expect(nonePair.json().error.details).toEqual({
+        adapter: example.adapters.A1.toLowerCase(),
+        tokenToRedeem: rwa.toLowerCase(),
+        reason: "unknown",
+      });
+
+      for (const bad of [
+        {},
+        { discountIds: [] },
+        { adapters: [A4], tokensToRedeem: [rwa, rwa] },
+        { adapter: A4 },
+        { discountIds: ["0x12"] },
+      ]) {
+        const response = await resolveWith(bad);
+        expect(response.statusCode, JSON.stringify(bad)).toBe(400);
+        expect(response.json().error.code).toBe("VALIDATION_FAILED");
+      }
     });
 
     it("answers 404 for an unknown discount, and for a stored one that is no longer live", async () => {
@@ -189,7 +300,7 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
       const expired = await resolve(discountId);
       expect(expired.statusCode).toBe(404);
       expect(expired.json().error.details.reason).toBe("expired");
-      expect((await list()).json()).toEqual({ discounts: [] });
+      expect((await list()).json().discounts).toEqual([]);
     });
 
     it("rejects a malformed discount id with 400 VALIDATION_FAILED", async () => {
@@ -275,7 +386,7 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
         args: [address],
       });
     const before = await balanceOf(accounts.swapper.address);
-    const terms = resolved.discountSwap.discount;
+    const terms = resolved.discount;
     const hash = await chain.wallet(accounts.solver).writeContract({
       address: example.executors.I1,
       abi: executorAbi,
@@ -311,40 +422,53 @@ describe.each(databaseKinds)("internal discount API (%s)", (kind) => {
 
     // The discount's nonce is now used: it is no longer offered, and the worker drops it from the store.
     await suite.subject.syncHead();
-    expect((await list()).json()).toEqual({ discounts: [] });
+    expect((await list()).json().discounts).toEqual([]);
     expect(await suite.subject.runtime.discounts.worker.sweep()).toEqual([discountId]);
   });
 });
 
 describe("the composition root serves liquidity, discounts and the internal API", () => {
-  it("serves them over HTTP from a started Sluice", async () => {
+  async function startSluice(env: Record<string, string> = {}, logger = silentLogger()) {
     const database = await createTestDatabase("pglite");
     const solver = await startScriptedSolver({ kind: "decline" });
     const solverConfigs = exampleSolvers(example, { I1: solver.url, I2: solver.url, E1: solver.url });
-    const service = await buildSluice({
-      env: readEnv({ PORT: "0", HOST: "127.0.0.1", SLUICE_DEMO_DATA: "0" }),
-      logger: silentLogger(),
-      clock: new ManualClock(Date.now()),
-      database,
-      closeDatabase: true,
-      deployment: {
-        deployment: exampleDeployment(chain, example, solverConfigs),
-        rpcUrls: [chain.rpcUrl],
-        protocolSigner: chain.accounts.protocol,
-        solverSecrets: new Map(solverConfigs.map((s) => [s.id, `secret-${s.id}`])),
-        blockPollIntervalMs: 20,
-        indexer: false,
-      },
+    try {
+      const service = await buildSluice({
+        env: readEnv({ PORT: "0", HOST: "127.0.0.1", INTERNAL_PORT: "0", SLUICE_DEMO_DATA: "0", ...env }),
+        logger,
+        clock: new ManualClock(Date.now()),
+        database,
+        closeDatabase: true,
+        deployment: {
+          deployment: exampleDeployment(chain, example, solverConfigs),
+          rpcUrls: [chain.rpcUrl],
+          protocolSigner: chain.accounts.protocol,
+          solverSecrets: new Map(solverConfigs.map((s) => [s.id, `secret-${s.id}`])),
+          blockPollIntervalMs: 20,
+          indexer: false,
+        },
+      });
+      return { service, solver };
+    } catch (error) {
+      await solver.close();
+      await database.close();
+      throw error;
+    }
+  }
+  const post = (url: string, body: object) =>
+    fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
     });
+
+  it("serves them over HTTP from a started Sluice, the internal API on its own listener only", async () => {
+    const { service, solver } = await startSluice();
     await service.start();
     try {
-      const internal = service.apiUrl.replace(/\/api\/v1$/, "/api-internal/v1");
-      const post = (url: string, body: object) =>
-        fetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
+      const internal = service.internalApiUrl;
+      expect(internal).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api-internal\/v1$/);
+      expect(new URL(internal).port).not.toBe(new URL(service.apiUrl).port);
 
       const { body } = await discountBody(chain, example.adapters.A4, example.curator, {
         deadline: Number(await chain.now()) + 3600,
@@ -360,13 +484,102 @@ describe("the composition root serves liquidity, discounts and the internal API"
       expect(listed.status).toBe(200);
       expect(LiveDiscountListSchema.parse(await listed.json()).discounts).toHaveLength(1);
       expect((await fetch(`${internal}/discounts`)).status).toBe(401);
-      // Not under the public prefix.
-      expect(
-        (await fetch(`${service.apiUrl}/discounts`, { headers: credentials(SOLVER_IDS.I1) })).status,
-      ).toBe(404);
+      expect((await fetch(`${internal}/health`)).status).toBe(200);
+      expect((await fetch(internal.replace(/\/api-internal\/v1$/, "/metrics"))).status).toBe(200);
+
+      // Not on the public listener, under either prefix; and the public API is not on the internal one.
+      const publicRoot = service.apiUrl.replace(/\/api\/v1$/, "");
+      for (const url of [
+        `${service.apiUrl}/discounts`,
+        `${publicRoot}/api-internal/v1/discounts`,
+        `${publicRoot}/api-internal/v1/health`,
+        `${publicRoot}/metrics`,
+      ]) {
+        expect((await fetch(url, { headers: credentials(SOLVER_IDS.I1) })).status, url).toBe(404);
+      }
+      const internalRoot = internal.replace(/\/api-internal\/v1$/, "");
+      expect((await fetch(`${internalRoot}/api/v1/health`)).status).toBe(404);
     } finally {
       await service.stop();
       await solver.close();
+    }
+  });
+
+  it("in network mode asks no credentials, and logs the mode at start", async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(line) });
+    const { service, solver } = await startSluice({ INTERNAL_API_AUTH: "network" }, logger);
+    await service.start();
+    try {
+      const { body } = await discountBody(chain, example.adapters.A4, example.curator, {
+        deadline: Number(await chain.now()) + 3600,
+      });
+      const { discountId } = (await (await post(`${service.apiUrl}/discount`, body)).json()) as {
+        discountId: string;
+      };
+      const listed = await fetch(`${service.internalApiUrl}/discounts`);
+      expect(listed.status).toBe(200);
+      expect(((await listed.json()) as { discounts: unknown[] }).discounts).toHaveLength(1);
+      // vault-solver's resolve: no credentials, the batch shape with one entry.
+      const resolved = await post(`${service.internalApiUrl}/discounts`, { discountIds: [discountId] });
+      expect(resolved.status).toBe(200);
+      expect(ResolvedDiscountBatchSchema.parse(await resolved.json()).discounts[0]!.discountId).toBe(
+        discountId,
+      );
+      const serving = lines.map((line) => JSON.parse(line)).find((entry) => entry.internalApiAuth);
+      expect(serving).toMatchObject({ internalApiAuth: "network", internalApiUrl: service.internalApiUrl });
+    } finally {
+      await service.stop();
+      await solver.close();
+    }
+  });
+
+  it("refuses to start in network mode on a public address unless INTERNAL_API_ALLOW_PUBLIC=1", async () => {
+    await expect(startSluice({ INTERNAL_API_AUTH: "network", INTERNAL_HOST: "0.0.0.0" })).rejects.toThrow(
+      InternalListenerExposedError,
+    );
+    await expect(startSluice({ INTERNAL_API_AUTH: "network", INTERNAL_HOST: "8.8.8.8" })).rejects.toThrow(
+      /INTERNAL_API_ALLOW_PUBLIC=1/,
+    );
+    // With solver secrets any address is allowed; with the operator's consent, too (built, not started).
+    for (const env of <Array<Record<string, string>>>[
+      { INTERNAL_HOST: "0.0.0.0" },
+      { INTERNAL_API_AUTH: "network", INTERNAL_HOST: "0.0.0.0", INTERNAL_API_ALLOW_PUBLIC: "1" },
+    ]) {
+      const { service, solver } = await startSluice(env);
+      await service.stop();
+      await solver.close();
+    }
+  });
+
+  it("knows loopback and private addresses", () => {
+    for (const host of [
+      "127.0.0.1",
+      "localhost",
+      "::1",
+      "[::1]",
+      "10.1.2.3",
+      "172.16.0.1",
+      "172.31.255.255",
+      "192.168.1.1",
+      "100.64.0.1",
+      "169.254.1.1",
+      "fd00::1",
+      "fe80::1",
+      "::ffff:10.0.0.1",
+    ]) {
+      expect(isPrivateHost(host), host).toBe(true);
+    }
+    for (const host of [
+      "0.0.0.0",
+      "::",
+      "8.8.8.8",
+      "172.32.0.1",
+      "192.169.0.1",
+      "example.com",
+      "2001:db8::1",
+    ]) {
+      expect(isPrivateHost(host), host).toBe(false);
     }
   });
 });

@@ -60,9 +60,9 @@ describe.each(databaseKinds)("POST /discount signer signature forms (%s)", (kind
   const post = (payload: object) => subject.app.inject({ method: "POST", url: "/api/v1/discount", payload });
 
   async function resolve(discountId: Hex): Promise<ResolvedDiscount> {
-    const response = await subject.app.inject({
+    const response = await subject.internal.inject({
       method: "POST",
-      url: "/api-internal/v1/discounts/resolve",
+      url: "/api-internal/v1/discounts",
       headers: { "x-solver-id": INTERNAL_SOLVER, "x-rfq-shared-secret": `secret-${INTERNAL_SOLVER}` },
       payload: { discountId },
     });
@@ -138,7 +138,7 @@ describe.each(databaseKinds)("POST /discount signer signature forms (%s)", (kind
       const { discountId } = response.json() as { discountId: Hex };
       expect((await stored()).map((entry) => entry.signature)).toEqual([signature]);
       const resolved = await resolve(discountId);
-      expect(resolved.discountSwap.signerSignature).toBe(signature);
+      expect(resolved.signerSignature).toBe(signature);
       await sendFill(chain, await resolvedFill(fromResolved(resolved)));
     },
   );
@@ -168,7 +168,7 @@ describe.each(databaseKinds)("POST /discount signer signature forms (%s)", (kind
     const accepted = await post(body);
     expect(accepted.statusCode, accepted.body).toBe(200);
     const resolved = await resolve(accepted.json().discountId);
-    expect(resolved.discountSwap.signerSignature).toBe(signature);
+    expect(resolved.signerSignature).toBe(signature);
     await sendFill(chain, await resolvedFill(fromResolved(resolved)));
   });
 });

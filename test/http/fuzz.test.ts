@@ -538,6 +538,8 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
   let alpha: ScriptedSolver;
   let gamma: ScriptedSolver;
   let port: number;
+  /** The internal listener's port: the internal discount API is fuzzed there, as it is served. */
+  let internalPort: number;
   let operations: Operation[];
 
   beforeAll(async () => {
@@ -569,6 +571,8 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
     const { app } = subject;
     await app.listen({ port: 0, host: "127.0.0.1" });
     port = (app.server.address() as AddressInfo).port;
+    await subject.internal.listen({ port: 0, host: "127.0.0.1" });
+    internalPort = (subject.internal.server.address() as AddressInfo).port;
 
     // Something for every route to find: points, a vault, two orders (so a list has a next page), a discount.
     await loadSnapshot(database, "sluice", 100, [row(VAULT, RECEIVER, 10n ** 20n)]);
@@ -668,14 +672,29 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
         method: "GET",
         prefix: "/api-internal/v1",
         path: "/discounts",
-        valid: () => ({ ...none(), headers: { ...INTERNAL_CREDENTIALS } }),
+        valid: () => ({
+          ...none(),
+          query: { discountIds: discountId, tokensToRedeem: chain.core.tokens.rwa },
+          headers: { ...INTERNAL_CREDENTIALS },
+        }),
+        reached: [200],
+      },
+      {
+        method: "GET",
+        prefix: "/api-internal/v1",
+        path: "/health",
+        valid: none,
         reached: [200],
       },
       {
         method: "POST",
         prefix: "/api-internal/v1",
-        path: "/discounts/resolve",
-        valid: () => ({ ...none(), headers: { ...INTERNAL_CREDENTIALS }, body: { discountId } }),
+        path: "/discounts",
+        valid: () => ({
+          ...none(),
+          headers: { ...INTERNAL_CREDENTIALS },
+          body: { discountIds: [discountId] },
+        }),
         reached: [200],
       },
       // Not an API operation, but a path where traversal matters.
@@ -720,7 +739,8 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
         let problem: string | undefined;
         let answer: Answer | undefined;
         try {
-          answer = await send(port, agent, request);
+          const target = operation.prefix === "/api-internal/v1" ? internalPort : port;
+          answer = await send(target, agent, request);
           problem = judge(request, answer);
           statuses.set(operation, (statuses.get(operation) ?? new Set()).add(answer.status));
         } catch (error) {

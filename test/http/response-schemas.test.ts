@@ -259,19 +259,29 @@ describe("every route's real answers match the schemas it declares", () => {
     await expectAnswer(app, 200, "POST", "/api/v1/discount", { payload: cancel.body });
     await expectAnswer(app, 409, "POST", "/api/v1/discount", { payload: cancel.body });
 
-    // The internal discount API: listed, resolved, and refused.
-    await expectAnswer(app, 200, "GET", "/api-internal/v1/discounts", { headers: INTERNAL_CREDENTIALS });
-    await expectAnswer(app, 401, "GET", "/api-internal/v1/discounts");
-    await expectAnswer(app, 403, "GET", "/api-internal/v1/discounts", {
+    // The internal discount API, on the internal listener: listed, resolved, and refused.
+    await expectAnswer(swap.internal, 200, "GET", "/api-internal/v1/discounts", {
+      headers: INTERNAL_CREDENTIALS,
+    });
+    await expectAnswer(swap.internal, 401, "GET", "/api-internal/v1/discounts");
+    await expectAnswer(swap.internal, 403, "GET", "/api-internal/v1/discounts", {
       headers: { "x-solver-id": "ext_alpha", "x-rfq-shared-secret": "secret-ext_alpha" },
     });
-    const resolve = "/api-internal/v1/discounts/resolve";
-    await expectAnswer(app, 200, "POST", resolve, { headers: INTERNAL_CREDENTIALS, payload: { discountId } });
-    await expectAnswer(app, 404, "POST", resolve, {
+    await expectAnswer(swap.internal, 200, "GET", "/api-internal/v1/health");
+    const resolve = "/api-internal/v1/discounts";
+    await expectAnswer(swap.internal, 200, "POST", resolve, {
+      headers: INTERNAL_CREDENTIALS,
+      payload: { discountId },
+    });
+    await expectAnswer(swap.internal, 200, "POST", resolve, {
+      headers: INTERNAL_CREDENTIALS,
+      payload: { discountIds: [discountId] },
+    });
+    await expectAnswer(swap.internal, 404, "POST", resolve, {
       headers: INTERNAL_CREDENTIALS,
       payload: { discountId: `0x${"ab".repeat(32)}` },
     });
-    await expectAnswer(app, 400, "POST", resolve, {
+    await expectAnswer(swap.internal, 400, "POST", resolve, {
       headers: INTERNAL_CREDENTIALS,
       payload: { discountId: "x" },
     });

@@ -11,6 +11,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 describe("http server core", () => {
   let database: Database;
   let app: App;
+  /** The internal listener's server: /metrics is there, not on the public port. */
+  let internal: App;
   const logLines: Array<Record<string, unknown>> = [];
 
   beforeAll(async () => {
@@ -21,10 +23,11 @@ describe("http server core", () => {
         done();
       },
     });
-    ({ app } = await createTestServer(database, { logger: pino({ level: "info" }, sink) }));
+    ({ app, internal } = await createTestServer(database, { logger: pino({ level: "info" }, sink) }));
   });
   afterAll(async () => {
     await app.close();
+    await internal.close();
     await database.close();
   });
 
@@ -138,9 +141,10 @@ describe("http server core", () => {
     expect(response.headers["content-type"]).toContain("text/html");
   });
 
-  it("exposes Prometheus metrics", async () => {
+  it("exposes Prometheus metrics on the internal listener, not the public one", async () => {
     await app.inject({ url: "/api/v1/health" });
-    const response = await app.inject({ url: "/metrics" });
+    expect((await app.inject({ url: "/metrics" })).statusCode).toBe(404);
+    const response = await internal.inject({ url: "/metrics" });
     expect(response.statusCode).toBe(200);
     expect(response.body).toMatch(
       /sluice_http_requests_total\{method="GET",route="\/api\/v1\/health",status="200"\} \d+/,

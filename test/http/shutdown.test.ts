@@ -104,7 +104,7 @@ describe("graceful shutdown", () => {
    */
   async function startTestService(routes: (app: App) => Promise<void>, env: Record<string, string> = {}) {
     const sluice = await buildSluice({
-      env: readEnv({ PORT: "0", HOST: "127.0.0.1", SLUICE_DEMO_DATA: "0", ...env }),
+      env: readEnv({ PORT: "0", HOST: "127.0.0.1", INTERNAL_PORT: "0", SLUICE_DEMO_DATA: "0", ...env }),
       logger: silentLogger(),
       database: await createTestDatabase("pglite"),
       closeDatabase: true,
@@ -198,6 +198,7 @@ describe("graceful shutdown", () => {
         DATABASE_URL: "",
         PORT: "0",
         HOST: "127.0.0.1",
+        INTERNAL_PORT: "0",
         DATA_DIR: dataDir,
         SLUICE_DEMO_DATA: "0",
       },

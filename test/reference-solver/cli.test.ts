@@ -87,26 +87,19 @@ describe("solver config", () => {
     }
   });
 
-  it("is external unless it says internal; an internal one finds the internal API next to the public one", () => {
+  it("is external unless it says internal; an internal one needs the internal listener's URL", () => {
     const external = parseSolverConfig(valid, "test");
     expect(external.internal).toBe(false);
     expect(external.internalApiUrl).toBeUndefined();
-    expect(parseSolverConfig({ ...valid, internal: true }, "test").internalApiUrl).toBe(
-      "http://127.0.0.1:8080/api-internal/v1",
-    );
     expect(
       parseSolverConfig(
-        {
-          ...valid,
-          internal: true,
-          apiUrl: "https://sluice.example/v1",
-          internalApiUrl: "https://i.example/x/",
-        },
+        { ...valid, internal: true, internalApiUrl: "https://i.example/api-internal/v1/" },
         "test",
       ).internalApiUrl,
-    ).toBe("https://i.example/x");
-    expect(problems({ ...valid, internal: true, apiUrl: "https://sluice.example/v1" })).toEqual([
-      { field: "internalApiUrl", reason: expect.stringContaining("/api/v1") },
+    ).toBe("https://i.example/api-internal/v1");
+    // Not derived from apiUrl: Sluice serves the internal API on its own listener.
+    expect(problems({ ...valid, internal: true })).toEqual([
+      { field: "internalApiUrl", reason: expect.stringContaining("INTERNAL_PORT") },
     ]);
   });
 

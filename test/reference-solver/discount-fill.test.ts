@@ -88,6 +88,8 @@ beforeEach(async () => {
 interface Flow {
   subject: SwapTestApp;
   listener: LateListener;
+  /** Sluice's internal listener (the internal discount API), a port of its own as Sluice serves it. */
+  internalListener: LateListener;
   solver: ReferenceSolver;
   logs: CapturedLogs;
 }
@@ -97,10 +99,13 @@ async function startFlow(kind: "internal" | "external"): Promise<Flow> {
   const internal = kind === "internal";
   const listener = await startLateListener();
   cleanups.add(() => listener.close());
+  const internalListener = await startLateListener();
+  cleanups.add(() => internalListener.close());
   const logs = captureLogs();
   const solver = await startReferenceSolver(
     solverConfig(chain, {
       apiUrl: `${listener.url}/api/v1`,
+      ...(internal ? { internalApiUrl: `${internalListener.url}/api-internal/v1` } : {}),
       adapters: [chain.core.adapters.usd, chain.core.adapters.usdt],
       marginBps: MARGIN_BPS,
       internal,
@@ -130,7 +135,8 @@ async function startFlow(kind: "internal" | "external"): Promise<Flow> {
     await subject.close();
   });
   listener.attach((req, res) => subject.app.routing(req, res));
-  return { subject, listener, solver, logs };
+  internalListener.attach((req, res) => subject.internal.routing(req, res));
+  return { subject, listener, internalListener, solver, logs };
 }
 
 /** The curator's discount, published through Sluice's own POST /discount. */
@@ -257,13 +263,16 @@ describe("reference solver as an internal solver: discount legs", () => {
 
     // The discount is used up: its nonce is spent on the adapter and Sluice no longer lists it.
     expect(await discountNonceUsed(nonce)).toBe(true);
-    const listed = await flow.subject.app.inject({
+    const listed = await flow.subject.internal.inject({
       url: "/api-internal/v1/discounts",
       headers: { "x-solver-id": SOLVER_ID, "x-rfq-shared-secret": SOLVER_SECRET },
     });
-    expect(listed.json()).toEqual({ discounts: [] });
-    expect(internalCalls(flow.listener)).toEqual(
-      expect.arrayContaining(["GET /api-internal/v1/discounts", "POST /api-internal/v1/discounts/resolve"]),
+    expect(listed.json()).toEqual({ protocol: accounts.protocol.address.toLowerCase(), discounts: [] });
+    // Listed, then resolved in the real document's shapes: POST /discounts (the batch shape with one entry).
+    // The public listener never saw an internal call.
+    expect(internalCalls(flow.listener)).toEqual([]);
+    expect(internalCalls(flow.internalListener)).toEqual(
+      expect.arrayContaining(["GET /api-internal/v1/discounts", "POST /api-internal/v1/discounts"]),
     );
   });
 
@@ -317,7 +326,7 @@ describe("reference solver as an internal solver: discount legs", () => {
   it("skips the discount leg when the internal API cannot be reached: quotes and fills on direct legs only", async () => {
     const flow = await startFlow("internal");
     const { nonce } = await publishDiscount(flow);
-    flow.listener.holdInternal(true);
+    flow.internalListener.holdInternal(true);
 
     const amountIn = 10n * RWA;
     const placed = await placeOrder(chain, flow.subject.app, amountIn);
@@ -380,7 +389,7 @@ describe("reference solver as an external solver", () => {
       solverQuoteRequest(chain, amountIn, [discountLeg(discountId)]),
     );
     expect(response.status).toBe(204);
-    expect(internalCalls(flow.listener)).toEqual([]);
+    expect([...internalCalls(flow.listener), ...flow.internalListener.requests]).toEqual([]);
     expect(await discountNonceUsed(nonce)).toBe(false);
   });
 });

@@ -29,7 +29,7 @@ export interface TestServerOptions {
 export async function createTestServer(
   database: Database,
   options: TestServerOptions = {},
-): Promise<{ app: App; sluice: Sluice }> {
+): Promise<{ app: App; internal: App; sluice: Sluice }> {
   const sluice = await buildSluice({
     env: readEnv({ SLUICE_DEMO_DATA: "0", ...options.env }),
     logger: options.logger ?? silentLogger(),
@@ -42,7 +42,8 @@ export async function createTestServer(
   });
   if (options.testRoutes) await sluice.http.register(options.testRoutes, { prefix: API_PREFIX });
   await sluice.http.ready();
-  return { app: sluice.http, sluice };
+  await sluice.internalHttp.ready();
+  return { app: sluice.http, internal: sluice.internalHttp, sluice };
 }
 
 /**

@@ -80,7 +80,10 @@ export function testDeployment(
 }
 
 export interface SwapTestApp {
+  /** The public listener's server (/api/v1). */
   app: App;
+  /** The internal listener's server (/api-internal/v1, /metrics), as INTERNAL_API_AUTH guards it. */
+  internal: App;
   /** The whole Sluice, as the composition root built it. */
   sluice: Sluice;
   /** The swap flow's parts, as tests drive them. */
@@ -118,11 +121,14 @@ export interface SwapTestAppOptions {
   indexer?: boolean;
   /** The dev helpers' faucet (by default none: they answer 403 DEV_ONLY). */
   faucet?: DevFaucet;
+  /** INTERNAL_API_AUTH (default `solver-secret`). */
+  internalAuth?: "solver-secret" | "network";
 }
 
 /**
  * A Sluice on a deployment, built by the composition root as `sluice serve` builds it — /quote, /order, /orders,
- * /liquidity, /discount and the dev helpers under /api/v1, the internal discount API under /api-internal/v1 — on a
+ * /liquidity, /discount and the dev helpers under /api/v1 (`app`), the internal discount API under /api-internal/v1
+ * on the internal listener's server (`internal`) — on a
  * test database, every part on the test's clock. Solver secrets are `secret-<id>` unless a solver names its own. It
  * is not started: no indexer, block poller or discount worker runs (the head is read on demand), so a test drives
  * whichever of them it asserts on, or starts them all (`runtime.start()`).
@@ -134,7 +140,7 @@ export async function createSwapTestApp(
 ): Promise<SwapTestApp> {
   const deployment = options.servedDeployment ?? testDeployment(chain, options.solvers, options.deployment);
   const sluice = await buildSluice({
-    env: readEnv({ SLUICE_DEMO_DATA: "0" }),
+    env: readEnv({ SLUICE_DEMO_DATA: "0", INTERNAL_API_AUTH: options.internalAuth ?? "solver-secret" }),
     logger: silentLogger(),
     clock: options.clock,
     database,
@@ -159,8 +165,10 @@ export async function createSwapTestApp(
   });
   const parts = sluice.deployment!;
   await sluice.http.ready();
+  await sluice.internalHttp.ready();
   return {
     app: sluice.http,
+    internal: sluice.internalHttp,
     sluice,
     runtime: {
       context: parts.market,

@@ -1,13 +1,17 @@
 // POST /discount (public: validate → DiscountService → store) and the internal solvers' discount API under
 // /api-internal/v1, where every route needs the solver's id and own secret (solver-auth.ts):
 //
-//   GET  /api-internal/v1/discounts          → 200 {discounts: [LiveDiscount]}
-//   POST /api-internal/v1/discounts/resolve  {discountId} → 200 ResolvedDiscount | 404 NOT_FOUND (not live)
+//   GET  /api-internal/v1/discounts[?selectors]  → 200 {protocol, discounts: [LiveDiscount]}
+//   POST /api-internal/v1/discounts  {discountId} | {adapter, tokenToRedeem} → 200 ResolvedDiscount
+//                                    {discountIds} | {adapters, tokensToRedeem} → 200 {discounts: [ResolvedDiscount]}
+//                                    404 NOT_FOUND when one asked for is not live
+//
+// The shapes are the real backend's (rfq-backend-internal.openapi.json).
 //
 // Headers: `x-solver-id: <solver id>`, `x-rfq-shared-secret: <that solver's secret>`; 401 UNAUTHORIZED when
 // missing or wrong, 403 UNAUTHORIZED (details.reason `external_solver` | `disabled_solver`) for other solvers.
 import type { FastifyRequest } from "fastify";
-import type { Hex } from "viem";
+import type { Address, Hex } from "viem";
 import {
   DiscountNotLiveError,
   DiscountRejectedError,
@@ -19,10 +23,10 @@ import {
 import {
   DiscountRequestSchema,
   DiscountResponseSchema,
-  discountTermsJson,
   LiveDiscountListSchema,
+  LiveDiscountQuerySchema,
   ResolveDiscountRequestSchema,
-  ResolvedDiscountSchema,
+  ResolveDiscountResponseSchema,
   SolverAuthHeadersSchema,
 } from "../../discounts/schemas.ts";
 import type { DiscountService } from "../../discounts/service.ts";
@@ -75,31 +79,70 @@ const authErrors = errorResponses(SolverAuthenticationError, SolverForbiddenErro
 
 export const liveDiscountsSchema = {
   summary: "Live discounts (internal solvers only)",
-  description: "Every published discount that is live at the latest block.",
+  description:
+    "Every published discount that is live at the latest block, with its adapter's payout asset, `getMaxRate` " +
+    "and `getMaxAssets` there. Selectors narrow it: `discountId`/`discountIds`, `adapter`/`adapters`, " +
+    "`tokenToRedeem`/`tokensToRedeem` (lists comma-separated).",
   headers: SolverAuthHeadersSchema,
+  querystring: LiveDiscountQuerySchema,
   response: { 200: LiveDiscountListSchema, 400: SwapErrorSchema, ...authErrors },
 };
 
 export function liveDiscounts(discounts: SolverDiscounts): Handler<typeof liveDiscountsSchema> {
-  return async () => ({
-    discounts: (await discounts.list()).map((stored) => ({
-      discountId: stored.discountId,
-      adapter: stored.adapter,
-      ...discountTermsJson(stored.discount),
-    })),
-  });
+  return async (request) => {
+    const query = request.query;
+    const union = <T>(one: T | undefined, many: T[] | undefined) =>
+      one === undefined && many === undefined
+        ? undefined
+        : [...(one === undefined ? [] : [one]), ...(many ?? [])];
+    const listed = await discounts.list({
+      ...optional(
+        "discountIds",
+        union(query.discountId as Hex | undefined, query.discountIds as Hex[] | undefined),
+      ),
+      ...optional(
+        "adapters",
+        union(query.adapter as Address | undefined, query.adapters as Address[] | undefined),
+      ),
+      ...optional(
+        "tokensToRedeem",
+        union(query.tokenToRedeem as Address | undefined, query.tokensToRedeem as Address[] | undefined),
+      ),
+    });
+    return {
+      protocol: discounts.protocol,
+      discounts: listed.map(({ discount: stored, state }) => ({
+        discountId: stored.discountId,
+        adapter: stored.adapter,
+        tokenToRedeem: stored.discount.tokenToRedeem,
+        collateral: state.asset,
+        collateralDecimals: state.assetDecimals,
+        discount: stored.discount.discount.toString(),
+        signer: stored.discount.signer,
+        deadline: stored.discount.deadline,
+        maxRate: state.maxRate.toString(),
+        maxAssets: state.maxAssets.toString(),
+      })),
+    };
+  };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 export const resolveDiscountSchema = {
-  summary: "Signatures to fill a discount leg (internal solvers only)",
+  summary: "Signatures to fill discount legs (internal solvers only)",
   description:
     "For a live discount: the signer's signature and a fresh protocol co-signature of `DiscountSwap` whose " +
-    "`protocolDeadline` is 90 s after the latest block. The filler adds `recipient` and `amountIn` to make the " +
-    "Executor's `DiscountSwapInput`. 404 when the discount is unknown or not live (details.reason).",
+    "`protocolDeadline` is 90 s after the latest block. Selectors: `{discountId}` or `{adapter, tokenToRedeem}` " +
+    "answer one resolved discount; `{discountIds}` or `{adapters, tokensToRedeem}` (pairs) answer `{discounts}` " +
+    "in the order asked. The filler adds `recipient` and `amountIn` to make the Executor's `DiscountSwapInput`. " +
+    "404 when a discount asked for is unknown or not live (details.reason); the whole batch is refused then.",
   headers: SolverAuthHeadersSchema,
   body: ResolveDiscountRequestSchema,
   response: {
-    200: ResolvedDiscountSchema,
+    200: ResolveDiscountResponseSchema,
     400: SwapErrorSchema,
     ...errorResponses(DiscountNotLiveError),
     ...authErrors,
@@ -107,5 +150,19 @@ export const resolveDiscountSchema = {
 };
 
 export function resolveDiscount(discounts: SolverDiscounts): Handler<typeof resolveDiscountSchema> {
-  return async (request) => discounts.resolve(request.body.discountId as Hex);
+  return async (request) => {
+    const body = request.body;
+    if ("discountId" in body) return discounts.resolve(body.discountId as Hex);
+    if ("discountIds" in body) return { discounts: await discounts.resolveAll(body.discountIds as Hex[]) };
+    if ("adapter" in body)
+      return discounts.resolve({
+        adapter: body.adapter as Address,
+        tokenToRedeem: body.tokenToRedeem as Address,
+      });
+    const pairs = body.adapters.map((adapter, index) => ({
+      adapter: adapter as Address,
+      tokenToRedeem: body.tokensToRedeem[index] as Address,
+    }));
+    return { discounts: await discounts.resolveAll(pairs) };
+  };
 }
