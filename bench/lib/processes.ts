@@ -12,6 +12,8 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export interface RunningProcess {
   child: ChildProcess;
   baseUrl: string;
+  /** The internal listener's origin (the internal API, /metrics), when the process is a Sluice. */
+  internalOrigin?: string;
   stop(): Promise<void>;
 }
 
@@ -30,15 +32,19 @@ export async function startSluice(
   const logFd = openSync(options.logFile, "a");
   const child = spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    // The internal listener on a free port too: a bench Sluice never meets another one's (or a devnet's) 8081.
+    env: { ...process.env, PORT: "0", INTERNAL_PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", logFd, "inherit"],
   });
   closeSync(logFd);
   try {
-    const baseUrl = await waitForLogLine(child, options.logFile, (entry) =>
-      entry.msg === "sluice is serving" ? String(entry.apiUrl) : undefined,
-    );
-    return { child, baseUrl, stop: () => stop(child) };
+    let internalOrigin: string | undefined;
+    const baseUrl = await waitForLogLine(child, options.logFile, (entry) => {
+      if (entry.msg !== "sluice is serving") return undefined;
+      if (typeof entry.internalApiUrl === "string") internalOrigin = new URL(entry.internalApiUrl).origin;
+      return String(entry.apiUrl);
+    });
+    return { child, baseUrl, ...(internalOrigin ? { internalOrigin } : {}), stop: () => stop(child) };
   } catch (error) {
     await stop(child);
     throw error;

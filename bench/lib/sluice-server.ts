@@ -28,6 +28,8 @@ export async function startSluiceServer(
   options: { logFile: string },
 ): Promise<RunningProcess> {
   const port = await freePort();
+  // The internal listener (internal API, /metrics) on a free port too, never the default 8081 another Sluice may hold.
+  const internalPort = await freePort();
   const logFd = openSync(options.logFile, "a");
   const child = spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
     cwd: ROOT,
@@ -40,6 +42,7 @@ export async function startSluiceServer(
       ...serverNodeOptions(),
       ...env,
       PORT: String(port),
+      INTERNAL_PORT: String(internalPort),
     },
     stdio: ["ignore", logFd, "inherit"],
   });
@@ -63,7 +66,7 @@ export async function startSluiceServer(
     );
     if (healthy) {
       await sleep(SETTLE_MS);
-      return { child, baseUrl: `${origin}/api/v1`, stop };
+      return { child, baseUrl: `${origin}/api/v1`, internalOrigin: `http://127.0.0.1:${internalPort}`, stop };
     }
     await sleep(200);
   }

@@ -215,7 +215,10 @@ async function runOnDatabase(kind: BenchDatabaseKind, options: PartnerRunOptions
         ),
       );
     }
-    const serverMemoryAtEnd = await readServerMemory(`${new URL(sluice.baseUrl).origin}/metrics`);
+    // /metrics is served on the internal listener only.
+    const serverMemoryAtEnd = sluice.internalOrigin
+      ? await readServerMemory(`${sluice.internalOrigin}/metrics`)
+      : undefined;
     measured.push(await runBare(), await runSameBody());
 
     const mean = (role: RouteRole) => meanRequestsPerSecond(measured.filter((row) => row.role === role));
