@@ -10,7 +10,7 @@ import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { devnetAccounts } from "../../src/devnet/accounts.ts";
 import { DevFaucetResponseSchema } from "../../src/devnet/schemas.ts";
-import { CLEAN_ENV } from "./process.ts";
+import { SERVE_ENV } from "./process.ts";
 import { getJson, temporaryDataDir } from "./support.ts";
 
 interface Started {
@@ -25,11 +25,7 @@ function spawnSluice(env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
     env: {
       ...process.env,
-      ...CLEAN_ENV,
-      PORT: "0",
-      INTERNAL_PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "info",
+      ...SERVE_ENV,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

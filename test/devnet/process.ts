@@ -38,6 +38,15 @@ export const CLEAN_ENV = {
   PUBLIC_URL: "",
 };
 
+/** How the tests start `sluice serve`: that clean environment, both listeners on free ports, request logs at info. */
+export const SERVE_ENV = {
+  ...CLEAN_ENV,
+  PORT: "0",
+  INTERNAL_PORT: "0",
+  HOST: "127.0.0.1",
+  LOG_LEVEL: "info",
+};
+
 const started = new Set<DevnetProcess>();
 
 /**
@@ -54,11 +63,7 @@ export async function startDevnetProcess(
     cwd: REPO_ROOT,
     env: {
       ...process.env,
-      ...CLEAN_ENV,
-      PORT: "0",
-      INTERNAL_PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "info",
+      ...SERVE_ENV,
       DATA_DIR: dataDir,
       SLUICE_DEMO_DATA: "0",
     },
