@@ -23,6 +23,7 @@ import {
 import type { Logger } from "../logger.ts";
 import { writeJsonAtomically } from "../shared/json-file.ts";
 import { prepareDatabase } from "./database.ts";
+import { reachableHost } from "./listen-address.ts";
 import { buildSluice, type Sluice } from "./sluice.ts";
 
 export interface DevnetSluiceOptions {
@@ -199,10 +200,4 @@ async function freePort(host: string): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   if (typeof address !== "object" || !address) throw new Error(`could not find a free port on ${host}`);
   return address.port;
-}
-
-/** Where a local client reaches a server bound to `host` (a wildcard address means loopback works). */
-function reachableHost(host: string): string {
-  if (host === "0.0.0.0" || host === "::" || host === "localhost") return "127.0.0.1";
-  return host.includes(":") ? `[${host}]` : host;
 }

@@ -30,6 +30,7 @@ import { RegistryResponses } from "../registry/responses.ts";
 import { SolverLogoStore } from "../solvers/logos.ts";
 import { openServerDatabase, prepareDatabase } from "./database.ts";
 import { buildDeploymentParts, type DeploymentOptions, type DeploymentParts } from "./deployment.ts";
+import { listeningPort, reachableHost } from "./listen-address.ts";
 import { stopInReverse, type Worker } from "./workers.ts";
 
 export interface SluiceOptions {
@@ -184,18 +185,15 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     async start() {
       if (options.listen ?? true) {
         await http.listen({ port: env.PORT, host: env.HOST });
-        const address = http.server.address();
-        const port = typeof address === "object" && address ? address.port : env.PORT;
-        apiUrl = `http://127.0.0.1:${port}/api/v1`;
+        apiUrl = `http://127.0.0.1:${listeningPort(http.server, env.PORT)}/api/v1`;
         try {
           await internalHttp.listen({ port: env.INTERNAL_PORT, host: env.INTERNAL_HOST });
         } catch (error) {
           await http.close();
           throw error;
         }
-        const internal = internalHttp.server.address();
-        const internalPort = typeof internal === "object" && internal ? internal.port : env.INTERNAL_PORT;
-        internalApiUrl = `http://${urlHost(env.INTERNAL_HOST)}:${internalPort}/api-internal/v1`;
+        const internalPort = listeningPort(internalHttp.server, env.INTERNAL_PORT);
+        internalApiUrl = `http://${reachableHost(env.INTERNAL_HOST)}:${internalPort}/api-internal/v1`;
       }
       await deployment?.bindChain();
       for (const worker of workers) {
@@ -231,10 +229,4 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       return stopping;
     },
   };
-}
-
-/** Where a client reaches a listener bound to `host` (a wildcard is reached on loopback). */
-function urlHost(host: string): string {
-  if (host === "0.0.0.0" || host === "::" || host === "") return "127.0.0.1";
-  return host.includes(":") ? `[${host}]` : host;
 }
