@@ -5,9 +5,9 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { closeSync, openSync } from "node:fs";
-import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../../src/app/listen-address.ts";
 import type { BenchDatabase } from "./bench-databases.ts";
 import type { RunningProcess } from "./processes.ts";
 import { serverNodeOptions } from "./server-node-options.ts";
@@ -27,9 +27,9 @@ export async function startSluiceServer(
   env: Record<string, string>,
   options: { logFile: string },
 ): Promise<RunningProcess> {
-  const port = await freePort();
+  const port = await freePort("127.0.0.1");
   // The internal listener (internal API, /metrics) on a free port too, never the default 8081 another Sluice may hold.
-  const internalPort = await freePort();
+  const internalPort = await freePort("127.0.0.1");
   const logFd = openSync(options.logFile, "a");
   const child = spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
     cwd: ROOT,
@@ -83,16 +83,4 @@ export function serveDeployment(
   logFile: string,
 ): Promise<RunningProcess> {
   return startSluiceServer({ ...database.serveEnv, ...deployment.serveEnv }, { logFile });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || !address) throw new Error("no free port");
-  return address.port;
 }

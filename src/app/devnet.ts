@@ -2,7 +2,6 @@
 // composition root on their deployment with the dev helpers on, then the demo discount published through the API.
 // The chain and the database start side by side. Stopping is the root's: the API drains, the root's workers stop,
 // then the bundled solvers, then anvil (which writes its state file), then the database.
-import { createServer } from "node:net";
 import { createChainPublicClient } from "../chain/client.ts";
 import type { Env } from "../config/env.ts";
 import {
@@ -23,7 +22,7 @@ import {
 import type { Logger } from "../logger.ts";
 import { writeJsonAtomically } from "../shared/json-file.ts";
 import { prepareDatabase } from "./database.ts";
-import { reachableHost } from "./listen-address.ts";
+import { freePort, reachableHost } from "./listen-address.ts";
 import { buildSluice, type Sluice } from "./sluice.ts";
 
 export interface DevnetSluiceOptions {
@@ -187,17 +186,4 @@ async function publishDemoDiscountLogged(
     logger.error({ err: error }, "devnet: the demo discount was not published");
     return null;
   }
-}
-
-/** A port the OS reports free on `host` right now. */
-async function freePort(host: string): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, host, resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || !address) throw new Error(`could not find a free port on ${host}`);
-  return address.port;
 }
