@@ -4,7 +4,7 @@
 // its direct leg, and a discount order whose discount it resolves at the internal API in `network` mode (no
 // credentials, the batch shape with one entry). The second tUSD adapter, on which only the curator is authorized,
 // carries the discount, so the discount leg is the best one for tUSD. Sluice is built by the composition root
-// (createSwapTestApp) and reached over HTTP, the internal API on a listener of its own.
+// (createSwapTestApp) on PGlite and on PostgreSQL, and reached over HTTP, the internal API on a listener of its own.
 import type { IncomingHttpHeaders } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Address, decodeFunctionData, type Hex, parseEventLogs } from "viem";
@@ -22,7 +22,7 @@ import {
   startLateListener,
 } from "../reference-solver/support.ts";
 import { devAccount, startTestChain, type TestChain } from "../support/anvil.ts";
-import { createTestDatabase } from "../support/db.ts";
+import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { approveReactor, requestFromSignatureData, tokenBalance } from "../support/orders.ts";
 import { signRequest } from "../support/requests.ts";
 import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";
@@ -34,30 +34,39 @@ const SOLVER_ID = "vault_solver";
 const SECRET = "vault-solver-secret";
 const DISCOUNT_PPM = 600n;
 
-describe("a vault-solver-like poller fills through Sluice", () => {
-  let chain: TestChain;
+let chain: TestChain;
+let discountAdapter: Address;
+/** Authorized on the discount adapter only (a filler of its market maker): signs the discount. */
+const curator = devAccount(9);
+
+// One chain for the file: each database kind's Sluice and poller place their own orders on it.
+beforeAll(async () => {
+  chain = await startTestChain();
+  await approveReactor(chain, chain.accounts.swapper);
+  discountAdapter = await deploySecondUsdAdapter(chain, {
+    oraclePrice: 1_002n * 10n ** 15n,
+    limit: 300n * USD,
+    liquidity: 1_000n * USD,
+    fillers: [curator.address],
+  });
+});
+afterAll(async () => {
+  await chain?.stop();
+});
+
+describe.each(databaseKinds)("a vault-solver-like poller fills through Sluice (%s)", (kind) => {
   let database: Database;
   let subject: SwapTestApp;
   let poller: VaultSolverPoller;
   let listener: LateListener;
   let internalListener: LateListener;
-  let discountAdapter: Address;
   let discountId: Hex;
   let discountNonce: bigint;
   /** Headers of every request the internal listener received. */
   const internalHeaders: IncomingHttpHeaders[] = [];
-  const curator = devAccount(9);
 
   beforeAll(async () => {
-    chain = await startTestChain();
-    database = await createTestDatabase("pglite");
-    await approveReactor(chain, chain.accounts.swapper);
-    discountAdapter = await deploySecondUsdAdapter(chain, {
-      oraclePrice: 1_002n * 10n ** 15n,
-      limit: 300n * USD,
-      liquidity: 1_000n * USD,
-      fillers: [curator.address],
-    });
+    database = await createTestDatabase(kind);
     listener = await startLateListener();
     internalListener = await startLateListener();
     poller = await VaultSolverPoller.start({
@@ -113,7 +122,6 @@ describe("a vault-solver-like poller fills through Sluice", () => {
     await listener?.close();
     await internalListener?.close();
     await database?.close();
-    await chain?.stop();
   });
 
   /** A wallet's swap through the HTTP API: quote, sign the best entry (the poller's), order; the order id. */
