@@ -5,8 +5,10 @@
 // credentials, the batch shape with one entry). The second tUSD adapter, on which only the curator is authorized,
 // carries the discount, so the discount leg is the best one for tUSD. Sluice is built by the composition root
 // (createSwapTestApp) on PGlite and on PostgreSQL, and reached over HTTP, the internal API on a listener of its own.
+import { readFileSync } from "node:fs";
 import type { IncomingHttpHeaders } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { type Address, decodeFunctionData, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executorAbi, liquidLaneAdapterAbi, reactorAbi } from "../../src/chain/abis.ts";
@@ -38,6 +40,25 @@ let chain: TestChain;
 let discountAdapter: Address;
 /** Authorized on the discount adapter only (a filler of its market maker): signs the discount. */
 const curator = devAccount(9);
+
+it("the poller is written from the reference documents only: nothing it imports, directly or not, is Sluice's", () => {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = readFileSync(file, "utf8");
+    for (const [, specifier] of source.matchAll(/^import[^;]*? from "([^"]+)";/gm)) {
+      expect(specifier, `${file} imports ${specifier}`).not.toMatch(/\/src\//);
+      if (specifier!.startsWith(".")) visit(fileURLToPath(new URL(specifier!, pathToFileURL(file))));
+    }
+  };
+  visit(fileURLToPath(new URL("./vault-solver-poller.ts", import.meta.url)));
+  expect([...seen].map((file) => file.split("/").at(-1)).sort()).toEqual([
+    "reference-documents.ts",
+    "rfq-backend.generated.ts",
+    "vault-solver-poller.ts",
+  ]);
+});
 
 // One chain for the file: each database kind's Sluice and poller place their own orders on it.
 beforeAll(async () => {
