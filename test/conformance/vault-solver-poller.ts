@@ -364,7 +364,15 @@ export class VaultSolverPoller {
       this.#handled.delete(order.orderId);
       return;
     }
-    const txHash = await this.#wallet.sendTransaction({ to: this.#options.executor, data });
+    let txHash: Hex;
+    try {
+      txHash = await this.#wallet.sendTransaction({ to: this.#options.executor, data });
+    } catch (error) {
+      // Not sent: planned again at the next poll.
+      this.#handled.delete(order.orderId);
+      this.#log("fill not sent", { orderId: order.orderId, err: String(error) });
+      return;
+    }
     const receipt = await this.#publicClient.waitForTransactionReceipt({ hash: txHash });
     const fill: PollerFill = {
       orderId: order.orderId,
