@@ -1,4 +1,6 @@
-// The opaque keyset cursor of GET /orders: the sort column's value and the order id of the last order returned.
+// The opaque keyset cursor of GET /orders: the sort column's value and the order id of the last order returned, as
+// base64url JSON behind the `oc_` prefix, the form the real backend's document gives its `cursor` parameter
+// (`^oc_[A-Za-z0-9_-]+$`), so a client checking its parameters against that document can pass ours back.
 import { InvalidCursorError } from "./errors.ts";
 
 export interface Cursor {
@@ -7,8 +9,10 @@ export interface Cursor {
   id: string;
 }
 
+const CURSOR_PREFIX = "oc_";
+
 export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
+  return `${CURSOR_PREFIX}${Buffer.from(JSON.stringify(cursor)).toString("base64url")}`;
 }
 
 // Exactly what the list writes: a UUID, and the sort column printed with microseconds (page-query.ts CURSOR_TIME).
@@ -26,9 +30,10 @@ function isCursorTime(k: string): boolean {
 }
 
 export function decodeCursor(value: string): Cursor {
+  if (!value.startsWith(CURSOR_PREFIX)) throw new InvalidCursorError();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
+    parsed = JSON.parse(Buffer.from(value.slice(CURSOR_PREFIX.length), "base64url").toString("utf8"));
   } catch {
     throw new InvalidCursorError();
   }

@@ -26,14 +26,20 @@ export function temporaryDataDir(): { path: string; remove(): void } {
 
 /**
  * The devnet Sluice as `npm start` runs it, minus the demo partner dataset (not what these tests are about); silent
- * unless given a logger.
+ * unless given a logger. `env` adds variables (e.g. `INTERNAL_API_AUTH`).
  */
 export async function startTestDevnet(
   dataDir: string,
-  options: { logger?: Logger } = {},
+  options: { logger?: Logger; env?: Record<string, string> } = {},
 ): Promise<DevnetSluice & { readyMs: number }> {
   const started = performance.now();
-  const env = readEnv({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, SLUICE_DEMO_DATA: "0" });
+  const env = readEnv({
+    ...options.env,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    SLUICE_DEMO_DATA: "0",
+  });
   const devnet = await startDevnetSluice({ env, logger: options.logger ?? silentLogger() });
   return { ...devnet, readyMs: Math.round(performance.now() - started) };
 }

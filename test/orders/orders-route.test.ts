@@ -273,7 +273,7 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
     expect(seen).toEqual(expected);
   });
 
-  const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const cursorOf = (value: unknown) => `oc_${Buffer.from(JSON.stringify(value)).toString("base64url")}`;
   it.each([
     [
       "a cursor whose id is 36 dashes",
@@ -286,6 +286,10 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
     ],
     ["a cursor in year 0", `cursor=${cursorOf({ k: "0000-01-01T00:00:00.000000Z", id: randomUUID() })}`],
     ["a cursor that is not an object", `cursor=${cursorOf(["2026-01-01T00:00:00.000000Z", randomUUID()])}`],
+    [
+      "a well-formed cursor without its oc_ prefix",
+      `cursor=${cursorOf({ k: "2026-01-01T00:00:00.000000Z", id: randomUUID() }).slice("oc_".length)}`,
+    ],
     ["a NUL byte in solverId (the poll)", "solverId=ext_alpha%00"],
     ["a NUL byte in solverId (a filtered list)", "solverId=%00"],
     ["another control character in solverId", "solverId=ext%1Balpha"],
