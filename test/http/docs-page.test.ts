@@ -51,13 +51,15 @@ describe("the docs page in a browser, on a fresh devnet", () => {
     // OpenAPI 3.1 renders as a JSON Schema 2020-12 model: the object's title and type, then one property per field
     // (a schema rendered as "string" would have neither).
     const head = model.locator('article[data-json-schema-level="0"] > .json-schema-2020-12-head');
-    expect(await head.locator(".json-schema-2020-12__title").first().innerText()).toBe("QuoteRequestInput");
-    expect(await head.locator(".json-schema-2020-12__attribute--primary").first().innerText()).toBe("object");
+    expect(await head.locator(".json-schema-2020-12__title").first().textContent()).toBe("QuoteRequestInput");
+    expect(await head.locator(".json-schema-2020-12__attribute--primary").first().textContent()).toBe(
+      "object",
+    );
     const properties = model.locator(
       '.json-schema-2020-12-keyword--properties article[data-json-schema-level="1"] > .json-schema-2020-12-head',
     );
     await properties.first().waitFor();
-    const names = await properties.locator(".json-schema-2020-12__title").allInnerTexts();
+    const names = await properties.locator(".json-schema-2020-12__title").allTextContents();
     expect(names).toEqual(expect.arrayContaining(QUOTE_FIELDS));
   });
 
@@ -78,8 +80,8 @@ describe("the docs page in a browser, on a fresh devnet", () => {
     const status = quote.locator(".live-responses-table .response .response-col_status").first();
     await status.waitFor({ timeout: 30_000 });
     const answer = quote.locator(".live-responses-table .response-col_description .microlight").first();
-    expect((await status.innerText()).trim(), await answer.innerText().catch(() => "")).toBe("200");
-    const answered = JSON.parse(await answer.innerText());
+    expect((await status.textContent())?.trim(), (await answer.textContent()) ?? "").toBe("200");
+    const answered = JSON.parse((await answer.textContent()) ?? "");
     expect(answered.quotes.length).toBeGreaterThan(0);
   });
 });

@@ -93,9 +93,11 @@ describe("the OpenAPI document", () => {
       }
       for (const [status, response] of Object.entries(operation.responses)) {
         for (const [type, media] of Object.entries(response.content ?? {})) {
-          if (type === "image/png")
+          if (type.startsWith("application/json"))
+            expectRealSchema(media.schema, `${where} ${status} ${type}`);
+          else if (type === "image/png")
             expect(media.schema, `${where} ${status}`).toMatchObject({ format: "binary" });
-          else expectRealSchema(media.schema, `${where} ${status} ${type}`);
+          else expect(media.schema, `${where} ${status} ${type}`).toBeTypeOf("object");
         }
       }
     }
@@ -142,7 +144,13 @@ describe("the OpenAPI document", () => {
 
   it("lists every status and code its routes answer to malformed, mistyped and oversized requests", async () => {
     for (const { method, path, operation } of operationsOf(document)) {
-      const url = `/api/v1${fillPath(path, () => "not-valid")}`;
+      // Path parameters and every query parameter that has a rule get a value no rule accepts.
+      const query = new URLSearchParams();
+      for (const parameter of operation.parameters ?? [])
+        if (parameter.in === "query" && parameter.schema && hasRule(parameter.schema))
+          query.set(parameter.name, "not-valid");
+      if (method === "get" && !path.includes("{") && query.size === 0) continue;
+      const url = `/api/v1${fillPath(path, () => "not-valid")}${query.size ? `?${query}` : ""}`;
       const probes =
         method === "post"
           ? [
@@ -177,6 +185,8 @@ describe("the OpenAPI document", () => {
     const unavailable: string[] = [];
     try {
       for (const { method, path, operation } of operationsOf(document)) {
+        // A stream (not a JSON answer) would not end under inject: those are another test's.
+        if (operation.responses["200"] && !operation.responses["200"].content?.["application/json"]) continue;
         const query = new URLSearchParams();
         for (const parameter of operation.parameters ?? []) {
           const example = (parameter as { example?: unknown }).example;
