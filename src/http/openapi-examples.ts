@@ -3,7 +3,9 @@
 // A mainnet document never carries devnet addresses: nothing here is fixed but the example wallet used when the
 // deployment names no demo swapper.
 import { type Address, encodeFunctionData, erc20Abi, getAddress, maxUint256 } from "viem";
+import { reactorDomain } from "../chain/eip712.ts";
 import type { Deployment } from "../deployment/schema.ts";
+import { signatureDataFor } from "../swap/typed-data.ts";
 
 /** Examples of one operation, keyed like the route table (`POST /api/v1/quote`). */
 export interface OperationExamples {
@@ -30,7 +32,10 @@ export function exampleKey(method: string, path: string): string {
 
 export interface ExampleFacts {
   /** The deployment served; without one, only the system routes have examples. */
-  deployment?: Pick<Deployment, "chainId" | "reactor" | "local" | "inputTokens" | "outputTokens">;
+  deployment?: Pick<
+    Deployment,
+    "chainId" | "reactor" | "local" | "inputTokens" | "outputTokens" | "solvers" | "protocolSigner"
+  >;
   /** A funded wallet whose quotes the bundled solvers answer (the devnet's first demo account). */
   demoSwapper?: Address;
   /** The API prefix the keys use (`/api/v1`). */
@@ -62,7 +67,44 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
   const amount = [100n * whole, BigInt(tokenIn.minQuoteAmount)].reduce((a, b) => (a > b ? a : b)).toString();
   const who = facts.demoSwapper ? "the devnet's funded demo swapper" : "any wallet";
 
+  // One quote entry as the first solver would answer it: 0.3 % under par, converted to tokenOut's decimals.
+  const solver = deployment.solvers[0];
+  const amountOut =
+    (BigInt(amount) * 10n ** BigInt(tokenOut.decimals) * 9970n) / 10n ** BigInt(tokenIn.decimals) / 10000n;
+  const deadline = Math.floor(Date.parse(EXAMPLE_TIMESTAMP) / 1000) + 60;
+  const nonce = "48107613589417593126342758216427469713120694287316843061539785912283046523457";
+  const quote = {
+    quoteId: "0b9f6f3e-2a4c-4d1e-8b7a-5c3d2e1f0a9b",
+    aggregatedOutputs: [{ token: tokenOut.address, amount: amountOut.toString() }],
+    orderInfo: {
+      tokenIn: tokenIn.address,
+      amountIn: amount,
+      outputs: [{ token: tokenOut.address, recipient: swapper, amount: amountOut.toString() }],
+      deadline,
+      nonce,
+    },
+  };
+  const quoted = solver && {
+    requestId: EXAMPLE_REQUEST_ID,
+    routing: "Priority",
+    quotes: [
+      {
+        solver: { id: solver.id, name: solver.name, filler: solver.filler, metadata: {} },
+        quote,
+        signatureData: signatureDataFor(reactorDomain(deployment.chainId, deployment.reactor), {
+          tokenIn: tokenIn.address,
+          amountIn: BigInt(amount),
+          outputs: [{ token: tokenOut.address, amount: amountOut, recipient: swapper }],
+          deadline: BigInt(deadline),
+          nonce: BigInt(nonce),
+          protocol: deployment.protocolSigner,
+        }),
+      },
+    ],
+  };
+
   at("POST", "/quote", {
+    ...(quoted ? { responses: { 200: { summary: `${solver?.name}'s quote`, value: quoted } } } : {}),
     body: {
       summary: `${amount} base units of ${tokenIn.symbol} for ${tokenOut.symbol}, from ${who}`,
       value: {
@@ -98,6 +140,23 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
             }),
             value: "0",
           },
+        },
+      },
+    },
+  });
+
+  at("POST", "/order", {
+    body: {
+      summary: "A quote entry's `quote` and the swapper's signature of its `signatureData` (sign your own)",
+      value: { quote, signature: `0x${"ab".repeat(65)}` },
+    },
+    responses: {
+      200: {
+        summary: "Placed: open until a solver fills it",
+        value: {
+          requestId: EXAMPLE_REQUEST_ID,
+          orderId: "3d6e1c2b-7f4a-4b8e-9c1d-2e3f4a5b6c7d",
+          orderStatus: "open",
         },
       },
     },

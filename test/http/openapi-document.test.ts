@@ -49,6 +49,16 @@ const MAINNET_LIKE = placeholderDeployment({
     { address: "0x00000000000000000000000000000000000000b1", symbol: "USDX", name: "USDX", decimals: 6 },
     { address: "0x00000000000000000000000000000000000000b2", symbol: "USDY", name: "USDY", decimals: 6 },
   ],
+  solvers: [
+    {
+      id: "ext_alpha",
+      name: "Alpha",
+      endpoint: "http://127.0.0.1:9",
+      filler: "0x0000000000000000000000000000000000000002",
+      internal: false,
+      sharedSecretEnv: "ALPHA_SECRET",
+    },
+  ],
 });
 
 describe("the OpenAPI document", () => {
@@ -237,6 +247,14 @@ describe("the OpenAPI document", () => {
         ?.examples?.example?.value as { approval: { to: string; data: string } };
       expect(approval.approval.to).toBe(tokenIn.address);
       expect(approval.approval.data.toLowerCase()).toContain(served.reactor.slice(2).toLowerCase());
+      // A quote answer to sign on this chain, for this Reactor (when the deployment has a solver to quote).
+      const quoted = doc.paths["/quote"]?.post?.responses["200"]?.content?.["application/json"]?.examples
+        ?.example?.value as { quotes: Array<{ signatureData: { domain: object } }> } | undefined;
+      if (served.solvers.length > 0)
+        expect(quoted?.quotes[0]?.signatureData.domain).toMatchObject({
+          chainId: served.chainId,
+          verifyingContract: served.reactor,
+        });
       await expectExamplesValid(doc);
     }
     // Nothing of the local deployment is in the other's document, and it offers no dev-helper examples.
