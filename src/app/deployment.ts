@@ -1,7 +1,7 @@
 // The parts of one deployment's swap flow, each built once: the chain client and block tracker, the solver
 // directory, the inventory, the discounts, the market they make up, quotes, orders, liquidity and the indexer.
 // Building them reads nothing from the chain; `bindChain` and the workers do, from start() on.
-import type { LocalAccount } from "viem";
+import type { Address, LocalAccount } from "viem";
 import { AdapterReader } from "../chain/adapter-reader.ts";
 import { BlockTracker } from "../chain/blocks.ts";
 import { type ChainPublicClient, createChainPublicClient } from "../chain/client.ts";
@@ -45,6 +45,8 @@ export interface DeploymentOptions {
    * start. The devnet names its own (anvil's genesis can change across state reloads).
    */
   chainIdentity?: ChainIdentity;
+  /** A funded wallet the docs' examples quote for (the devnet's first demo account); none elsewhere. */
+  demoSwapper?: Address;
   /** The devnet's faucet, behind the dev helpers; anywhere else they answer 403 DEV_ONLY. */
   faucet?: DevFaucet;
   /** How often the chain head is polled (default 1000 ms). */

@@ -95,6 +95,7 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
         protocolSigner: chain.protocolSigner,
         solverSecrets: solvers.solverSecrets,
         faucet: chain.faucet,
+        demoSwapper: chain.accounts.demo[0]!.account.address,
       },
       running: [
         { name: "anvil", stop: () => chain.stop() },

@@ -17,9 +17,10 @@ import { checkInternalListener, type Env, httpTimeouts } from "../config/env.ts"
 import type { Database } from "../db/client.ts";
 import { Lifecycle } from "../http/lifecycle.ts";
 import { createHttpMetrics } from "../http/metrics.ts";
+import { documentExamples } from "../http/openapi-examples.ts";
 import type { DeploymentServices } from "../http/routes.ts";
 import { sluiceRoutes } from "../http/routes.ts";
-import { type App, buildServer } from "../http/server.ts";
+import { API_PREFIX, type App, buildServer } from "../http/server.ts";
 import type { Logger } from "../logger.ts";
 import { readShortList } from "../orders/list.ts";
 import { OpenOrdersCache } from "../orders/open-orders-cache.ts";
@@ -152,7 +153,17 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     deploymentServices,
   );
   const serverOptions = { clock, logger, metrics, timeouts: httpTimeouts(env) };
-  const http = await buildServer({ ...serverOptions, routes: routes.filter((r) => r.listener === "public") });
+  // The document is this deployment's: its examples use its chain, tokens and (devnet) demo swapper.
+  const examples = documentExamples({
+    prefix: API_PREFIX,
+    ...(deployment ? { deployment: deployment.deployment } : {}),
+    ...(options.deployment?.demoSwapper ? { demoSwapper: options.deployment.demoSwapper } : {}),
+  });
+  const http = await buildServer({
+    ...serverOptions,
+    examples,
+    routes: routes.filter((r) => r.listener === "public"),
+  });
   const internalHttp = await buildServer({
     ...serverOptions,
     routes: routes.filter((r) => r.listener === "internal"),

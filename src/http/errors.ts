@@ -1,12 +1,11 @@
 // The two error envelopes of the API. Partner routes (registries, points) answer `{errorCode, errorMessage}`; every
 // other route answers `{error: {code, message, status, timestamp, details?}}`. Which named error gets which status
-// and code is error-table.ts's.
+// and code is error-table.ts's; which statuses a route can answer, route-answers.ts's.
 import { z } from "zod";
-import type { ErrorClass, ValidationIssue } from "../shared/errors.ts";
+import type { ValidationIssue } from "../shared/errors.ts";
 import {
   PARTNER_ERROR_CODES,
   type PartnerErrorCode,
-  rowOf,
   SWAP_ERROR_CODES,
   type SwapErrorCode,
 } from "./error-table.ts";
@@ -40,27 +39,6 @@ export const SwapErrorSchema = z
     }),
   })
   .meta({ id: "SwapError" });
-
-type ErrorEnvelopeSchema = typeof SwapErrorSchema | typeof PartnerErrorSchema;
-
-/**
- * The `response` entries of a route that can throw these errors, each status with its envelope's schema: a route's
- * declared error statuses derive from what it throws. Request validation's 400 is the route's to add.
- */
-export function errorResponses(...errors: ErrorClass[]): Record<number, ErrorEnvelopeSchema> {
-  const responses: Record<number, ErrorEnvelopeSchema> = {};
-  for (const error of errors) {
-    const row = rowOf(error);
-    if (!row) throw new Error(`${error.name} has no row in the HTTP error table`);
-    const schema = row.envelope === "swap" ? SwapErrorSchema : PartnerErrorSchema;
-    for (const status of row.statuses) {
-      if (responses[status] && responses[status] !== schema)
-        throw new Error(`${status} would answer both envelopes (${error.name})`);
-      responses[status] = schema;
-    }
-  }
-  return responses;
-}
 
 /** The answer to a request that needed the database while it could not be reached (503, either envelope). */
 export const DATABASE_UNAVAILABLE_MESSAGE = "The database is unavailable; retry later";

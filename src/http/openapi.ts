@@ -2,6 +2,14 @@
 import type { SwaggerOptions } from "@fastify/swagger";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import { SWAP_ERROR_CODES } from "./errors.ts";
+import { type DocumentExamples, EXAMPLE_TIMESTAMP, exampleKey } from "./openapi-examples.ts";
+import type { RouteEntry } from "./route.ts";
+import {
+  CODE_MEANINGS,
+  type ErrorStatusAnswer,
+  errorStatusDescription,
+  STATUS_MEANINGS,
+} from "./route-answers.ts";
 
 export const API_PREFIX = "/api/v1";
 export const API_VERSION = "3.1.0";
@@ -29,30 +37,134 @@ export function withoutComponentIds<Document extends object>(document: Document)
   return { ...document, components: { ...components, schemas } };
 }
 
-export const openApiOptions: SwaggerOptions = {
-  openapi: {
-    openapi: "3.1.0",
-    info: {
-      title: "Sluice — Redemption Swap and Partner Points API",
-      version: API_VERSION,
-      description:
-        "Registries and partner points, the quote / approval / order flow of redemption swaps, solver liquidity and signed discounts.",
+/** What the document is made from besides the routes' schemas: the route table and this deployment's examples. */
+export interface DocumentFacts {
+  routes: readonly RouteEntry[];
+  examples?: DocumentExamples;
+}
+
+export function openApiOptions(facts: DocumentFacts): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Sluice — Redemption Swap and Partner Points API",
+        version: API_VERSION,
+        description:
+          "Registries and partner points, the quote / approval / order flow of redemption swaps, solver liquidity and signed discounts.\n\n" +
+          "Every response carries `X-Request-Id`. Each operation lists every status it can answer and the error codes each " +
+          "carries. Requests Node's HTTP parser refuses before any route sees them answer 400 `MALFORMED_REQUEST`, 431 " +
+          "`HEADERS_TOO_LARGE` or 408 `REQUEST_TIMEOUT`; unknown paths 404 `NOT_FOUND` (`pageNotFound` under /entities and /points).",
+      },
+      servers: [{ url: API_PREFIX }],
+      components: {
+        schemas: {},
+      },
+      "x-error-codes": { swap: [...SWAP_ERROR_CODES] },
+    } as never,
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      // Paths are documented relative to the server URL, which already ends in /api/v1.
+      return {
+        ...transformed,
+        url: transformed.url.startsWith(API_PREFIX)
+          ? transformed.url.slice(API_PREFIX.length) || "/"
+          : transformed.url,
+      };
     },
-    servers: [{ url: API_PREFIX }],
-    components: {
-      schemas: {},
-    },
-    "x-error-codes": { swap: [...SWAP_ERROR_CODES] },
-  } as never,
-  transform: (input) => {
-    const transformed = jsonSchemaTransform(input);
-    // Paths are documented relative to the server URL, which already ends in /api/v1.
-    return {
-      ...transformed,
-      url: transformed.url.startsWith(API_PREFIX)
-        ? transformed.url.slice(API_PREFIX.length) || "/"
-        : transformed.url,
-    };
-  },
-  transformObject: (input) => withoutComponentIds(jsonSchemaTransformObject(input)),
-};
+    transformObject: (input) =>
+      withAnswersDescribed(withoutComponentIds(jsonSchemaTransformObject(input)), facts),
+  };
+}
+
+interface Operation {
+  parameters?: Array<{ name: string; in: string; example?: unknown }>;
+  requestBody?: { content?: Record<string, MediaType> };
+  responses?: Record<string, Response>;
+}
+interface MediaType {
+  schema?: unknown;
+  example?: unknown;
+  examples?: Record<string, { summary: string; value: unknown }>;
+}
+interface Response {
+  description?: string;
+  content?: Record<string, MediaType>;
+  "x-error-codes"?: string[];
+}
+
+const JSON_TYPE = "application/json";
+
+/**
+ * Each documented operation's responses described (no "Default Response"): every error status with its meaning, its
+ * codes (`x-error-codes`) and an example per code, in JSON whatever the success's media type; the route's own
+ * statuses with its descriptions; and this deployment's request and response examples.
+ */
+function withAnswersDescribed<Document extends object>(document: Document, facts: DocumentFacts): Document {
+  const paths = (document as { paths?: Record<string, Record<string, Operation>> }).paths ?? {};
+  for (const entry of facts.routes) {
+    if (entry.listener !== "public" || !entry.path.startsWith(API_PREFIX)) continue;
+    const documentPath = (entry.path.slice(API_PREFIX.length) || "/").replace(/:(\w+)/g, "{$1}");
+    const operation = paths[documentPath]?.[entry.method.toLowerCase()];
+    if (!operation) continue;
+    const examples = facts.examples?.get(exampleKey(entry.method, entry.path));
+    operation.responses ??= {};
+    const responses = operation.responses;
+    const errors = new Map((entry.errorAnswers ?? []).map((answer) => [answer.status, answer]));
+    for (const [status, answer] of errors) responses[status] = errorResponse(answer, responses[status]);
+    for (const [status, response] of Object.entries(responses)) {
+      const code = Number(status);
+      if (errors.has(code)) continue;
+      response.description =
+        entry.descriptions?.[code] ??
+        (response.description && response.description !== "Default Response"
+          ? response.description
+          : (STATUS_MEANINGS[code] ?? `Status ${status}`));
+      const example = examples?.responses?.[code];
+      const media = response.content?.[JSON_TYPE];
+      if (example && media) media.examples = { example };
+    }
+    for (const parameter of operation.parameters ?? []) {
+      const example = parameter.in === "query" ? examples?.query?.[parameter.name] : undefined;
+      if (example !== undefined) parameter.example = example;
+    }
+    const body = operation.requestBody?.content?.[JSON_TYPE];
+    if (examples?.body && body) body.examples = { example: examples.body };
+  }
+  return document;
+}
+
+function errorResponse(answer: ErrorStatusAnswer, documented: Response | undefined): Response {
+  // The envelope's schema as generated (under the route's media type when it produces another, e.g. image/png).
+  const generated = documented?.content ? Object.values(documented.content)[0]?.schema : undefined;
+  const schema = generated ?? {
+    $ref: `#/components/schemas/${answer.envelope === "swap" ? "SwapError" : "PartnerError"}`,
+  };
+  const examples = Object.fromEntries(
+    answer.codes.map((code) => [
+      code,
+      {
+        summary: CODE_MEANINGS[code],
+        value:
+          answer.envelope === "swap"
+            ? {
+                error: {
+                  code,
+                  message: CODE_MEANINGS[code],
+                  status: answer.status,
+                  timestamp: EXAMPLE_TIMESTAMP,
+                  ...(code === "VALIDATION_FAILED"
+                    ? { details: { issues: [{ path: "amount", message: "Invalid input" }] } }
+                    : {}),
+                },
+              }
+            : { errorCode: code, errorMessage: CODE_MEANINGS[code] },
+      },
+    ]),
+  );
+  return {
+    description: errorStatusDescription(answer),
+    content: { [JSON_TYPE]: { schema, examples } },
+    "x-error-codes": [...answer.codes],
+  };
+}

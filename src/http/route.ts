@@ -14,6 +14,8 @@ import type {
   RouteHandlerMethod,
 } from "fastify";
 import type { $ZodType } from "zod/v4/core";
+import { isPartnerPath, PartnerErrorSchema, SwapErrorSchema } from "./errors.ts";
+import { type ErrorStatusAnswer, errorStatusAnswers, type RouteFailures } from "./route-answers.ts";
 import type { SluiceTypeProvider } from "./type-provider.ts";
 
 /** The application type routes are mounted on and tests work with. */
@@ -59,7 +61,11 @@ export interface RouteDefinition<Schema extends FastifySchema> {
   listener: Listener;
   /** Served at the port's root instead of under the listener's prefix (only /metrics, where scrapers look). */
   atRoot?: true;
-  schema: Schema;
+  /**
+   * Fastify's schema, plus what the route's failures are (`errors` its service can throw, `database` when it needs
+   * one): every error status they lead to is added to `response` (see route-answers.ts).
+   */
+  schema: Schema & RouteFailures;
   handler: Handler<Schema>;
   /** Runs before the body is read: a refusal (no credentials, wrong deployment) whatever the request's shape. */
   onRequest?: (request: FastifyRequest) => Promise<void>;
@@ -73,24 +79,42 @@ export interface RouteEntry {
   /** The full path, e.g. `/api/v1/quote`. */
   path: string;
   listener: Listener;
+  /** Every error status the route can answer and its codes; undefined for routes that declare no responses. */
+  errorAnswers?: readonly ErrorStatusAnswer[];
+  /** What the route's own statuses (200, 304, …) mean, for the document. */
+  descriptions?: Partial<Record<number, string>>;
   mount(app: App): void;
 }
 
 export function route<Schema extends FastifySchema>(definition: RouteDefinition<Schema>): RouteEntry {
   const { listener, atRoot, url, ...options } = definition;
   const path = `${atRoot ? "" : LISTENER_PREFIX[listener]}${url}`;
+  const { errors, database, descriptions, ...declared } = options.schema;
+  const errorAnswers = declared.response
+    ? errorStatusAnswers({
+        method: definition.method,
+        envelope: isPartnerPath(path) ? "partner" : "swap",
+        validatesInput: Boolean(declared.body || declared.querystring || declared.params || declared.headers),
+        failures: { ...(errors ? { errors } : {}), ...(database ? { database } : {}) },
+      })
+    : undefined;
+  const withAnswers = errorAnswers
+    ? { ...declared, response: { ...envelopesOf(errorAnswers), ...(declared.response as object) } }
+    : declared;
   // The internal API is never in the public document.
-  const schema = listener === "internal" ? { ...options.schema, hide: true } : options.schema;
+  const schema = listener === "internal" ? { ...withAnswers, hide: true } : withAnswers;
   return {
     method: definition.method,
     path,
     listener,
+    ...(errorAnswers ? { errorAnswers } : {}),
+    ...(descriptions ? { descriptions } : {}),
     mount: (app) => {
-      const { serializerCompiler, ...rest } = options;
+      const { serializerCompiler, schema: _declared, ...rest } = options;
       app.route({
         ...rest,
         url: path,
-        schema,
+        schema: schema as Schema,
         // Fastify's types give a route's serializer compiler the route's schema; it is called with each response's.
         ...(serializerCompiler
           ? { serializerCompiler: serializerCompiler as unknown as FastifySerializerCompiler<Schema> }
@@ -98,4 +122,14 @@ export function route<Schema extends FastifySchema>(definition: RouteDefinition<
       });
     },
   };
+}
+
+/** Each error status's envelope schema (a status the route declares itself keeps its own). */
+function envelopesOf(answers: readonly ErrorStatusAnswer[]) {
+  return Object.fromEntries(
+    answers.map((answer) => [
+      answer.status,
+      answer.envelope === "swap" ? SwapErrorSchema : PartnerErrorSchema,
+    ]),
+  );
 }

@@ -55,6 +55,9 @@ export interface DeploymentServices {
   internalAuth: "solver-secret" | "network";
 }
 
+/** The interactive docs page (Swagger UI over the document). */
+export const DOCS_PATH = `${API_PREFIX}/docs`;
+
 export function sluiceRoutes(partner: PartnerServices, deployment?: DeploymentServices): RouteEntry[] {
   // biome-ignore format: a table, one route per line
   return [
@@ -81,7 +84,10 @@ export function sluiceRoutes(partner: PartnerServices, deployment?: DeploymentSe
 
     ...(deployment ? deploymentRoutes(deployment) : []),
 
-    system.docs(`${API_PREFIX}/docs`, `${API_PREFIX}/openapi.json`),
+    system.docs(DOCS_PATH, `${API_PREFIX}/openapi.json`),
+    // Where a newcomer typing the server's address lands: the docs page.
+    route({ method: "GET", url: "/", listener: "public", atRoot: true, schema: system.redirectSchema, handler: system.redirectTo(DOCS_PATH) }),
+    route({ method: "GET", url: "", listener: "public", schema: system.redirectSchema, handler: system.redirectTo(DOCS_PATH) }),
   ];
 }
 

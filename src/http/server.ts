@@ -31,6 +31,7 @@ import {
 } from "./errors.ts";
 import type { HttpMetrics } from "./metrics.ts";
 import { openApiOptions } from "./openapi.ts";
+import type { DocumentExamples } from "./openapi-examples.ts";
 import { requestLogLevel } from "./request-log.ts";
 import type { App, RouteEntry } from "./route.ts";
 import { timeoutCheckIntervalMs } from "./timeouts.ts";
@@ -47,6 +48,8 @@ export interface ServerOptions {
   metrics: HttpMetrics;
   /** The route table (routes.ts): every entry is mounted, in order. */
   routes: readonly RouteEntry[];
+  /** The OpenAPI document's examples, made from the deployment served (openapi-examples.ts). */
+  examples?: DocumentExamples;
   /** Client and shutdown timeouts; each one not given is DEFAULT_HTTP_TIMEOUTS'. */
   timeouts?: Partial<HttpTimeouts>;
 }
@@ -116,7 +119,10 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     strictPreflight: false,
   });
 
-  await app.register(swagger, openApiOptions);
+  await app.register(
+    swagger,
+    openApiOptions({ routes: options.routes, ...(options.examples ? { examples: options.examples } : {}) }),
+  );
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply, context));
   app.setNotFoundHandler((request, reply) => {

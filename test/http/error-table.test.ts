@@ -1,5 +1,5 @@
 // The HTTP error table: every named domain failure has a row, the row alone decides status and code, the error
-// alone its message and details, and the OpenAPI code list and a route's error statuses derive from it.
+// alone its message and details, and the OpenAPI code list derives from it (a route's error statuses: route-answers.test.ts).
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,14 +11,8 @@ import {
   rowOf,
   SWAP_ERROR_CODES,
 } from "../../src/http/error-table.ts";
-import { errorResponses, PartnerErrorSchema, SwapErrorSchema } from "../../src/http/errors.ts";
-import {
-  InvalidCursorError,
-  QuoteExpiredError,
-  QuoteNotFoundError,
-  QuoteUnavailableError,
-} from "../../src/orders/errors.ts";
-import { NoPointsDataError, UnknownVaultError } from "../../src/points/errors.ts";
+import { QuoteExpiredError, QuoteNotFoundError, QuoteUnavailableError } from "../../src/orders/errors.ts";
+import { UnknownVaultError } from "../../src/points/errors.ts";
 import { BaseError } from "../../src/shared/errors.ts";
 
 const SRC = join(import.meta.dirname, "../../src");
@@ -99,21 +93,5 @@ describe("the HTTP error table", () => {
     }
     for (const code of FRAMEWORK_SWAP_ERROR_CODES) expect(SWAP_ERROR_CODES).toContain(code);
     expect(new Set(SWAP_ERROR_CODES).size).toBe(SWAP_ERROR_CODES.length);
-  });
-
-  it("derives a route's error responses from the errors it throws", () => {
-    expect(
-      errorResponses(QuoteNotFoundError, QuoteExpiredError, QuoteUnavailableError, InvalidCursorError),
-    ).toEqual({
-      400: SwapErrorSchema,
-      404: SwapErrorSchema,
-      409: SwapErrorSchema,
-    });
-    expect(errorResponses(DiscountRejectedError)).toEqual({ 400: SwapErrorSchema, 409: SwapErrorSchema });
-    expect(errorResponses(NoPointsDataError)).toEqual({ 404: PartnerErrorSchema });
-    // Both envelopes under one status cannot be declared.
-    expect(() => errorResponses(QuoteNotFoundError, NoPointsDataError)).toThrow(/both envelopes/);
-    class Unlisted extends BaseError {}
-    expect(() => errorResponses(Unlisted)).toThrow(/no row/);
   });
 });

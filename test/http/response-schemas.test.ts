@@ -1,7 +1,8 @@
 // Every route's real answers against the response schemas it declares, on the partner app and the swap app: good and
 // bad requests to each route, streamed and prepared-bytes answers included (/points/vault/{address}/current, long
 // /orders lists, /entities/*, /quote). An answer with a status its route does not declare, or a body that does not
-// match the declared schema of its status, fails; so does a route no request reached.
+// match the declared schema of its status, fails; so does an answer whose status or error code the OpenAPI document
+// does not list for its operation, and a route no request reached.
 import { randomUUID } from "node:crypto";
 import { type Address, type Hex, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -160,6 +161,10 @@ describe("every route's real answers match the schemas it declares", () => {
     await expectAnswer(app, 403, "GET", "/api/v1/dev/faucet");
     await expectAnswer(app, 403, "POST", "/api/v1/dev/faucet", { payload: { walletAddress: RECEIVER } });
     await expectAnswer(app, 403, "POST", "/api/v1/dev/fund", { payload: {} });
+
+    // The entry points redirect to the docs page.
+    await expectAnswer(app, 302, "GET", "/");
+    await expectAnswer(app, 302, "GET", "/api/v1");
 
     await expectAnswer(app, 200, "GET", "/api/v1/health");
     lifecycle.startDraining();

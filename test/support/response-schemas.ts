@@ -1,11 +1,13 @@
 // Checks a server's real answers against the response schemas its routes declare. Every Fastify instance built while
 // the check is installed gets, before any route exists, an `onRoute` hook that collects each route's `response`
 // schemas and an `onSend` hook that notes which route (and status) answered each request; `inject` then judges the
-// whole body, streamed or prepared bytes included, with the zod schema of its status.
+// whole body, streamed or prepared bytes included, with the zod schema of its status, and checks that the OpenAPI
+// document lists the status and the error code for a documented route.
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from "fastify";
 import type { z } from "zod";
 import { isPartnerPath, PartnerErrorSchema, SwapErrorSchema } from "../../src/http/errors.ts";
+import { documentedOperation, openApiDocument, undocumented } from "./openapi-document.ts";
 
 /** Fastify publishes every new instance here, before its factory returns (fastify.js, `initChannel`). */
 const INITIALIZATION_CHANNEL = "fastify.initialization";
@@ -110,6 +112,10 @@ export function installResponseSchemaCheck(): ResponseSchemaCheck {
           `${where}: ${route.key} does not declare ${status} (declares ${Object.keys(route.responses).join(", ")})`,
         );
       judge(where, `${route.key}'s ${status} schema`, schema, body);
+      const [method, url] = route.key.split(" ") as [string, string];
+      const operation = documentedOperation(openApiDocument(app), method, url);
+      const missing = operation && undocumented(operation, response.statusCode, body);
+      if (missing) throw new Error(`${where}: the OpenAPI document of ${route.key}: ${missing}`);
       return response;
     },
     uninstall() {

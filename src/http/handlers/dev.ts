@@ -11,7 +11,6 @@ import {
   DevFundRequestSchema,
   DevFundResponseSchema,
 } from "../../devnet/schemas.ts";
-import { errorResponses, SwapErrorSchema } from "../errors.ts";
 import type { Handler } from "../route.ts";
 
 /** What the helpers work on: the deployment, and the devnet's faucet (none on any other deployment). */
@@ -20,7 +19,7 @@ export interface DevHelpers {
   faucet?: DevFaucet;
 }
 
-const DEV_ONLY_RESPONSES = errorResponses(DevOnlyError, FaucetError, FaucetBundleIncompleteError);
+const DEV_ONLY_ERRORS = [DevOnlyError, FaucetError, FaucetBundleIncompleteError];
 
 function available({ deployment, faucet }: DevHelpers): DevFaucet {
   if (!deployment.local) throw new DevOnlyError("not_local");
@@ -51,7 +50,9 @@ export const faucetBundleSchema = {
   description:
     "The ERC-20s POST /dev/faucet sends (it also sends ETH for gas, not listed). 403 `DEV_ONLY` on any " +
     "deployment but a local devnet.",
-  response: { 200: DevFaucetResponseSchema, ...DEV_ONLY_RESPONSES },
+  response: { 200: DevFaucetResponseSchema },
+  errors: DEV_ONLY_ERRORS,
+  descriptions: { 200: "The ERC-20s the faucet sends" },
 };
 
 export function faucetBundle(helpers: DevHelpers): Handler<typeof faucetBundleSchema> {
@@ -66,7 +67,9 @@ export const faucetSchema = {
     "the transfers are mined; `fundedAssets` lists the ERC-20s. 403 `DEV_ONLY` on any deployment but a local " +
     "devnet.",
   body: DevFundRequestSchema,
-  response: { 200: DevFaucetFundResponseSchema, 400: SwapErrorSchema, ...DEV_ONLY_RESPONSES },
+  response: { 200: DevFaucetFundResponseSchema },
+  errors: DEV_ONLY_ERRORS,
+  descriptions: { 200: "The wallet is funded; `fundedAssets` lists the ERC-20s sent" },
 };
 
 export function faucet(helpers: DevHelpers): Handler<typeof faucetSchema> {
@@ -87,7 +90,9 @@ export const fundSchema = {
     "Sends the bundle's ETH and input token and answers once the transfers are mined. 403 `DEV_ONLY` on any " +
     "deployment but a local devnet.",
   body: DevFundRequestSchema,
-  response: { 200: DevFundResponseSchema, 400: SwapErrorSchema, ...DEV_ONLY_RESPONSES },
+  response: { 200: DevFundResponseSchema },
+  errors: DEV_ONLY_ERRORS,
+  descriptions: { 200: "The wallet is funded with ETH and the input token" },
 };
 
 export function fundWallet(helpers: DevHelpers): Handler<typeof fundSchema> {

@@ -33,7 +33,6 @@ import type { DiscountService } from "../../discounts/service.ts";
 import { authenticateInternalSolver } from "../../discounts/solver-auth.ts";
 import type { SolverDiscounts } from "../../discounts/solver-discounts.ts";
 import type { SolverDirectory } from "../../solvers/directory.ts";
-import { errorResponses, SwapErrorSchema } from "../errors.ts";
 import type { Handler } from "../route.ts";
 
 export const discountSchema = {
@@ -55,11 +54,10 @@ export const discountSchema = {
     "`above_max_discount`, `below_min_discount`, `expired`; 409 `nonce_used`, `cancelled`, `replayed_cancel`. " +
     "Nothing is stored on failure.",
   body: DiscountRequestSchema,
-  response: {
-    200: DiscountResponseSchema,
-    400: SwapErrorSchema,
-    ...errorResponses(InvalidDiscountSignatureError, UnauthorizedSignerError, DiscountRejectedError),
-  },
+  response: { 200: DiscountResponseSchema },
+  errors: [InvalidDiscountSignatureError, UnauthorizedSignerError, DiscountRejectedError],
+  database: true,
+  descriptions: { 200: "The discount published (or the pair's discount cancelled), with its id" },
 };
 
 export function discount(service: DiscountService): Handler<typeof discountSchema> {
@@ -75,7 +73,7 @@ export function internalSolverOnly(solvers: Pick<SolverDirectory, "byId">) {
   };
 }
 
-const authErrors = errorResponses(SolverAuthenticationError, SolverForbiddenError);
+const authErrors = [SolverAuthenticationError, SolverForbiddenError];
 
 export const liveDiscountsSchema = {
   summary: "Live discounts (internal solvers only)",
@@ -85,7 +83,9 @@ export const liveDiscountsSchema = {
     "`tokenToRedeem`/`tokensToRedeem` (lists comma-separated).",
   headers: SolverAuthHeadersSchema,
   querystring: LiveDiscountQuerySchema,
-  response: { 200: LiveDiscountListSchema, 400: SwapErrorSchema, ...authErrors },
+  response: { 200: LiveDiscountListSchema },
+  errors: authErrors,
+  database: true,
 };
 
 export function liveDiscounts(discounts: SolverDiscounts): Handler<typeof liveDiscountsSchema> {
@@ -141,12 +141,9 @@ export const resolveDiscountSchema = {
     "404 when a discount asked for is unknown or not live (details.reason); the whole batch is refused then.",
   headers: SolverAuthHeadersSchema,
   body: ResolveDiscountRequestSchema,
-  response: {
-    200: ResolveDiscountResponseSchema,
-    400: SwapErrorSchema,
-    ...errorResponses(DiscountNotLiveError),
-    ...authErrors,
-  },
+  response: { 200: ResolveDiscountResponseSchema },
+  errors: [DiscountNotLiveError, ...authErrors],
+  database: true,
 };
 
 export function resolveDiscount(discounts: SolverDiscounts): Handler<typeof resolveDiscountSchema> {

@@ -8,9 +8,6 @@ import {
   LiquiditySnapshotSchema,
 } from "../../liquidity/schemas.ts";
 import type { LiquidityService } from "../../liquidity/service.ts";
-import { errorResponses, SwapErrorSchema } from "../errors.ts";
-
-const liquidityErrors = errorResponses(UnsupportedLiquidityTokenError, DuplicateTokenError);
 
 import type { Handler } from "../route.ts";
 
@@ -30,7 +27,11 @@ export const liquiditySchema = {
   summary: "Adapter inventory available to each eligible solver",
   description: `${TOTALS}\n\n400 \`UNSUPPORTED_TOKEN\` when tokenIn is not an input token with a liquidity output token.`,
   body: LiquidityRequestSchema,
-  response: { 200: LiquiditySnapshotSchema, 400: SwapErrorSchema, ...liquidityErrors },
+  response: { 200: LiquiditySnapshotSchema },
+  errors: [UnsupportedLiquidityTokenError],
+  // Live discount legs are read from the stored discounts.
+  database: true,
+  descriptions: { 200: "Each eligible solver's liquidity and the total" },
 };
 
 export function liquidity(service: LiquidityService): Handler<typeof liquiditySchema> {
@@ -46,7 +47,10 @@ export const liquidityBatchSchema = {
     "400 `DUPLICATE_TOKEN`, an unsupported token 400 `UNSUPPORTED_TOKEN` whose `details.token` names it " +
     "(`details.tokens` and `details.issues` list every unsupported one).",
   body: LiquidityBatchRequestSchema,
-  response: { 200: LiquidityBatchResponseSchema, 400: SwapErrorSchema, ...liquidityErrors },
+  response: { 200: LiquidityBatchResponseSchema },
+  errors: [UnsupportedLiquidityTokenError, DuplicateTokenError],
+  database: true,
+  descriptions: { 200: "One liquidity snapshot per token, in request order" },
 };
 
 export function liquidityBatch(service: LiquidityService): Handler<typeof liquidityBatchSchema> {

@@ -5,7 +5,6 @@ import { InvalidCursorError, MissingOrdersFilterError } from "../../orders/error
 import { listOrders, wholeAnswer } from "../../orders/list.ts";
 import { isOpenOrdersPoll, type OpenOrdersCache } from "../../orders/open-orders-cache.ts";
 import { OrdersQuerySchema, OrdersResponseSchema } from "../../orders/schemas.ts";
-import { errorResponses, SwapErrorSchema } from "../errors.ts";
 import { logAsRoutine } from "../request-log.ts";
 import type { Handler } from "../route.ts";
 
@@ -19,11 +18,10 @@ export const ordersSchema = {
     "order's filler can fill it). `sortKey` orders by createdAt (default) or updatedAt. The whole list is " +
     "returned (streamed) unless `limit` is given; then `cursor` pages.",
   querystring: OrdersQuerySchema,
-  response: {
-    200: OrdersResponseSchema,
-    400: SwapErrorSchema,
-    ...errorResponses(MissingOrdersFilterError, InvalidCursorError),
-  },
+  response: { 200: OrdersResponseSchema },
+  errors: [MissingOrdersFilterError, InvalidCursorError],
+  database: true,
+  descriptions: { 200: "The matching orders, newest first (a page of them with `limit`)" },
 };
 
 export function orders(database: Database, openOrders: OpenOrdersCache): Handler<typeof ordersSchema> {

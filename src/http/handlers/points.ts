@@ -11,7 +11,6 @@ import {
 import type { PointsService } from "../../points/service.ts";
 import { jsonStream } from "../../shared/json-text.ts";
 import { AddressSchema, BlockNumberParamSchema } from "../../shared/wire.ts";
-import { errorResponses, PartnerErrorSchema } from "../errors.ts";
 import type { Handler } from "../route.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -21,19 +20,17 @@ const NEAREST_NOTE =
   "each record's `last_block` is the block chosen for its type.";
 const CURRENT_NOTE = "Per points type, that type's newest snapshot; each record's `last_block` is its block.";
 
-// 400 for parameters that fail validation, 500 `ooops` when the points cannot be read.
-const errors = {
-  400: PartnerErrorSchema,
-  ...errorResponses(NoPointsDataError, UnknownVaultError),
-  500: PartnerErrorSchema,
-};
+// 400 for parameters that fail validation, 500 `ooops` when the points cannot be read (route-answers.ts).
+const failures = { errors: [NoPointsDataError, UnknownVaultError], database: true } as const;
 
 export const receiverCurrentSchema = {
   tags: ["points"],
   summary: "A receiver's current points per vault",
   description: `${CURRENT_NOTE} A receiver with no points gets \`[]\`.`,
   params: z.object({ address: AddressSchema }),
-  response: { 200: PointsByVaultListSchema, ...errors },
+  response: { 200: PointsByVaultListSchema },
+  ...failures,
+  descriptions: { 200: "The receiver's points, one record per vault and points type" },
 };
 
 export function receiverCurrent(points: PointsService): Handler<typeof receiverCurrentSchema> {
@@ -46,7 +43,9 @@ export const vaultCurrentSchema = {
   summary: "A vault's current points per receiver",
   description: `${CURRENT_NOTE} The list is complete (not paginated) and streamed.`,
   params: z.object({ address: AddressSchema }),
-  response: { 200: PointsByReceiverListSchema, ...errors },
+  response: { 200: PointsByReceiverListSchema },
+  ...failures,
+  descriptions: { 200: "The vault's points, one record per receiver and points type" },
 };
 
 export function vaultCurrent(points: PointsService): Handler<typeof vaultCurrentSchema> {
@@ -62,7 +61,9 @@ export const vaultAtBlockSchema = {
   summary: "A vault's points per receiver type at a block",
   description: NEAREST_NOTE,
   params: z.object({ address: AddressSchema, blockNumber: BlockNumberParamSchema }),
-  response: { 200: PointsByReceiverTypeListSchema, ...errors },
+  response: { 200: PointsByReceiverTypeListSchema },
+  ...failures,
+  descriptions: { 200: "The vault's points at that block, one record per receiver type and points type" },
 };
 
 export function vaultAtBlock(points: PointsService): Handler<typeof vaultAtBlockSchema> {
@@ -76,7 +77,9 @@ export const totalCurrentSchema = {
   tags: ["points"],
   summary: "Current points per vault, all vaults",
   description: CURRENT_NOTE,
-  response: { 200: PointsByVaultListSchema, ...errors },
+  response: { 200: PointsByVaultListSchema },
+  ...failures,
+  descriptions: { 200: "Every vault's current points, one record per vault and points type" },
 };
 
 export function totalCurrent(points: PointsService): Handler<typeof totalCurrentSchema> {
@@ -88,7 +91,9 @@ export const totalAtBlockSchema = {
   summary: "Points per vault at a block, all vaults",
   description: NEAREST_NOTE,
   params: z.object({ blockNumber: BlockNumberParamSchema }),
-  response: { 200: PointsByVaultListSchema, ...errors },
+  response: { 200: PointsByVaultListSchema },
+  ...failures,
+  descriptions: { 200: "Every vault's points at that block, one record per vault and points type" },
 };
 
 export function totalAtBlock(points: PointsService): Handler<typeof totalAtBlockSchema> {
@@ -101,9 +106,10 @@ export const receiverAtBlockSchema = {
   summary: "Deprecated: a receiver's points at a block",
   description: "Retired. Answers 410 with the partner error body to every request, whatever its parameters.",
   deprecated: true,
-  // Deliberately unvalidated: even malformed parameters get the 410.
-  params: z.object({ address: z.string(), blockNumber: z.string() }),
-  response: errorResponses(DeprecatedPointsRouteError),
+  // Deliberately unvalidated (no params schema: the document lists the path's parameters as strings): even malformed
+  // parameters get the 410.
+  response: {},
+  errors: [DeprecatedPointsRouteError],
 };
 
 export const receiverAtBlock: Handler<typeof receiverAtBlockSchema> = async () => {

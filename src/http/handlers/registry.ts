@@ -7,22 +7,22 @@ import {
   PartnerEntityListSchema,
   PartnerVaultListSchema,
 } from "../../registry/schemas.ts";
-import { PartnerErrorSchema } from "../errors.ts";
 import { preparedAnswer } from "../prepared-reply.ts";
 import type { Handler } from "../route.ts";
 
 // These routes take no input: besides the list, a client gets 304 for an ETag it already has (If-None-Match),
-// or `ooops` when the registry cannot be read.
+// or `ooops` when the registry cannot be read (route-answers.ts).
 const otherResponses = {
   304: z.null().describe("Not modified: the list still has the ETag given in If-None-Match"),
-  500: PartnerErrorSchema,
 };
+const failures = { database: true } as const;
 
 export const networksSchema = {
   tags: ["registries"],
   summary: "List networks",
   description: "Every network of the registry with its metadata, sorted by address.",
   response: { 200: PartnerEntityListSchema.describe("Networks"), ...otherResponses },
+  ...failures,
 };
 
 export const vaultsSchema = {
@@ -30,6 +30,7 @@ export const vaultsSchema = {
   summary: "List approved vaults",
   description: "Approved vaults only, with their on-chain fields and metadata, sorted by address.",
   response: { 200: PartnerVaultListSchema.describe("Approved vaults"), ...otherResponses },
+  ...failures,
 };
 
 export const operatorsSchema = {
@@ -37,6 +38,7 @@ export const operatorsSchema = {
   summary: "List operators",
   description: "Every operator of the registry with its metadata, sorted by address.",
   response: { 200: PartnerEntityListSchema.describe("Operators"), ...otherResponses },
+  ...failures,
 };
 
 export const curatorsSchema = {
@@ -44,6 +46,7 @@ export const curatorsSchema = {
   summary: "List curators",
   description: "Every curator with its metadata and the approved vaults it curates, sorted by id.",
   response: { 200: PartnerCuratorListSchema.describe("Curators"), ...otherResponses },
+  ...failures,
 };
 
 export function networks(responses: RegistryResponses): Handler<typeof networksSchema> {

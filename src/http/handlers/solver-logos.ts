@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { UnknownSolverLogoError } from "../../solvers/errors.ts";
 import type { SolverLogoStore } from "../../solvers/logos.ts";
-import { errorResponses } from "../errors.ts";
 import type { Handler } from "../route.ts";
 
 export const solverLogoSchema = {
@@ -10,19 +9,24 @@ export const solverLogoSchema = {
   summary: "Solver logo (PNG)",
   description:
     "A bundled solver logo. The file name carries the SHA-256 digest of its bytes; responses are immutable for one year.",
-  params: z.object({ filename: z.string() }),
+  // No params schema: any file name is valid input (an unknown one is a 404); the document lists it as a string.
   produces: ["image/png"],
   response: {
     200: z.any().meta({ type: "string", format: "binary" }),
     304: z.null(),
-    ...errorResponses(UnknownSolverLogoError),
+  },
+  errors: [UnknownSolverLogoError],
+  descriptions: {
+    200: "The PNG, immutable for a year",
+    304: "Not modified: the logo still has the ETag given in If-None-Match",
   },
 };
 
 export function solverLogo(logos: SolverLogoStore): Handler<typeof solverLogoSchema> {
   return async (request, reply) => {
     // Only names we generated ourselves resolve; anything else (including `..`) is simply unknown.
-    const logo = logos.byFileName(request.params.filename);
+    const { filename } = request.params as { filename: string };
+    const logo = logos.byFileName(filename);
     if (!logo) throw new UnknownSolverLogoError();
     reply.header("cache-control", "public, max-age=31536000, immutable");
     reply.header("etag", logo.etag);

@@ -28,7 +28,6 @@ import {
   type QuoteResponse,
   QuoteResponseSchema,
 } from "../../swap/schemas.ts";
-import { errorResponses, SwapErrorSchema } from "../errors.ts";
 import { publicBaseUrl } from "../public-url.ts";
 import type { Handler } from "../route.ts";
 
@@ -39,11 +38,9 @@ export const checkApprovalSchema = {
     "Allowance sufficient: both null. Allowance zero: only `approval` (approve the Reactor for max uint256). " +
     "Allowance nonzero but short: `cancel` (approve 0) then `approval`.",
   body: CheckApprovalRequestSchema,
-  response: {
-    200: CheckApprovalResponseSchema,
-    400: SwapErrorSchema,
-    ...errorResponses(UnsupportedChainError, UnsupportedTokenError),
-  },
+  response: { 200: CheckApprovalResponseSchema },
+  errors: [UnsupportedChainError, UnsupportedTokenError],
+  descriptions: { 200: "The transactions to send first (none when the allowance already covers `amount`)" },
 };
 
 export function checkApprovalHandler(market: Market): Handler<typeof checkApprovalSchema> {
@@ -57,11 +54,10 @@ export const quoteSchema = {
     "Fans out to the enabled solvers with eligible inventory. Quotes are ordered best output first, ties to the " +
     "faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote.",
   body: QuoteRequestSchema,
-  response: {
-    200: QuoteResponseSchema,
-    400: SwapErrorSchema,
-    ...errorResponses(InvalidOutputsError, UnsupportedChainError, UnsupportedTokenError, NoQuotesError),
-  },
+  response: { 200: QuoteResponseSchema },
+  errors: [InvalidOutputsError, UnsupportedChainError, UnsupportedTokenError, NoQuotesError],
+  database: true,
+  descriptions: { 200: "The quotes, best output first, each with the typed data to sign" },
 };
 
 export function quote(quotes: QuoteService, publicUrl: string | undefined): Handler<typeof quoteSchema> {
@@ -87,17 +83,16 @@ export const orderSchema = {
     "returned; expired (409); the quote differs from the one issued (400); invalid signature (400); no solver " +
     "can still honor it (409). The order is counter-signed by the protocol key and stored once per quote.",
   body: OrderRequestSchema,
-  response: {
-    200: OrderResponseSchema,
-    400: SwapErrorSchema,
-    ...errorResponses(
-      QuoteNotFoundError,
-      QuoteExpiredError,
-      QuoteMismatchError,
-      InvalidSwapperSignatureError,
-      QuoteUnavailableError,
-    ),
-  },
+  response: { 200: OrderResponseSchema },
+  errors: [
+    QuoteNotFoundError,
+    QuoteExpiredError,
+    QuoteMismatchError,
+    InvalidSwapperSignatureError,
+    QuoteUnavailableError,
+  ],
+  database: true,
+  descriptions: { 200: "The order, counter-signed and stored (the same order again for a re-posted quote)" },
 };
 
 export function order(orders: OrderService): Handler<typeof orderSchema> {

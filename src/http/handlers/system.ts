@@ -22,6 +22,10 @@ export const healthSchema = {
     "200 `ok` while running, 503 `draining` once shutdown starts, each with the server's `timestamp`. Checks no " +
     "dependency.",
   response: { 200: HealthSchema, 503: HealthSchema },
+  descriptions: {
+    200: "Running (`ok`)",
+    503: "Draining (`draining`): shutdown has started, send traffic elsewhere",
+  },
 };
 
 export function health(lifecycle: Lifecycle, clock: Clock): Handler<typeof healthSchema> {
@@ -33,6 +37,17 @@ export function health(lifecycle: Lifecycle, clock: Clock): Handler<typeof healt
 }
 
 export const hiddenSchema = { hide: true };
+
+/** The entry points (`/`, `/api/v1`): not operations of the API, so not in its document. */
+export const redirectSchema = {
+  hide: true,
+  response: { 302: z.null().describe("Found: the docs page") },
+};
+
+/** A 302 to `location`: where a newcomer typing the server's address lands. */
+export function redirectTo(location: string): Handler<typeof redirectSchema> {
+  return async (_request, reply) => reply.redirect(location, 302);
+}
 
 export function metrics(httpMetrics: HttpMetrics): Handler<typeof hiddenSchema> {
   return async (_request, reply) => {

@@ -1,0 +1,183 @@
+// The OpenAPI document's request and response examples, made from the deployment this Sluice serves: its chain id,
+// its tokens, its Reactor, and (on the devnet) a funded demo swapper, so "Try it out" on the docs page works as is.
+// A mainnet document never carries devnet addresses: nothing here is fixed but the example wallet used when the
+// deployment names no demo swapper.
+import { type Address, encodeFunctionData, erc20Abi, getAddress, maxUint256 } from "viem";
+import { reactorDomain } from "../chain/eip712.ts";
+import type { Deployment } from "../deployment/schema.ts";
+import { signatureDataFor } from "../swap/typed-data.ts";
+
+/** Examples of one operation, keyed like the route table (`POST /api/v1/quote`). */
+export interface OperationExamples {
+  /** Query parameters' examples, by name. */
+  query?: Record<string, string>;
+  /** The request body's example. */
+  body?: { summary: string; value: unknown };
+  /** Response examples by status. */
+  responses?: Partial<Record<number, { summary: string; value: unknown }>>;
+}
+
+export type DocumentExamples = ReadonlyMap<string, OperationExamples>;
+
+/** A wallet for examples on a deployment without a demo swapper: any address works for a quote. */
+const ANY_WALLET: Address = getAddress("0x000000000000000000000000000000000000dead");
+
+/** A fixed example time: examples are illustrations, not live answers. */
+export const EXAMPLE_TIMESTAMP = "2026-01-01T12:00:00.000Z";
+const EXAMPLE_REQUEST_ID = "6f1c2a54-3b9e-4d2f-9a61-0c8e5b7d4a10";
+
+export function exampleKey(method: string, path: string): string {
+  return `${method} ${path}`;
+}
+
+export interface ExampleFacts {
+  /** The deployment served; without one, only the system routes have examples. */
+  deployment?: Pick<
+    Deployment,
+    "chainId" | "reactor" | "local" | "inputTokens" | "outputTokens" | "solvers" | "protocolSigner"
+  >;
+  /** A funded wallet whose quotes the bundled solvers answer (the devnet's first demo account). */
+  demoSwapper?: Address;
+  /** The API prefix the keys use (`/api/v1`). */
+  prefix: string;
+}
+
+export function documentExamples(facts: ExampleFacts): DocumentExamples {
+  const examples = new Map<string, OperationExamples>();
+  const at = (method: string, path: string, operation: OperationExamples) =>
+    examples.set(exampleKey(method, `${facts.prefix}${path}`), operation);
+
+  at("GET", "/health", {
+    responses: {
+      200: { summary: "Running", value: { status: "ok", timestamp: EXAMPLE_TIMESTAMP } },
+      503: { summary: "Draining", value: { status: "draining", timestamp: EXAMPLE_TIMESTAMP } },
+    },
+  });
+
+  const deployment = facts.deployment;
+  const tokenIn = deployment?.inputTokens[0];
+  if (!deployment || !tokenIn) return examples;
+  const tokenOut =
+    deployment.outputTokens.find((token) => token.address === tokenIn.liquidityOutputToken) ??
+    deployment.outputTokens[0];
+  if (!tokenOut) return examples;
+  const swapper = facts.demoSwapper ?? ANY_WALLET;
+  const whole = 10n ** BigInt(tokenIn.decimals);
+  // 100 whole tokens (the example script's default), or the token's minimum when that is more.
+  const amount = [100n * whole, BigInt(tokenIn.minQuoteAmount)].reduce((a, b) => (a > b ? a : b)).toString();
+  const who = facts.demoSwapper ? "the devnet's funded demo swapper" : "any wallet";
+
+  // One quote entry as the first solver would answer it: 0.3 % under par, converted to tokenOut's decimals.
+  const solver = deployment.solvers[0];
+  const amountOut =
+    (BigInt(amount) * 10n ** BigInt(tokenOut.decimals) * 9970n) / 10n ** BigInt(tokenIn.decimals) / 10000n;
+  const deadline = Math.floor(Date.parse(EXAMPLE_TIMESTAMP) / 1000) + 60;
+  const nonce = "48107613589417593126342758216427469713120694287316843061539785912283046523457";
+  const quote = {
+    quoteId: "0b9f6f3e-2a4c-4d1e-8b7a-5c3d2e1f0a9b",
+    aggregatedOutputs: [{ token: tokenOut.address, amount: amountOut.toString() }],
+    orderInfo: {
+      tokenIn: tokenIn.address,
+      amountIn: amount,
+      outputs: [{ token: tokenOut.address, recipient: swapper, amount: amountOut.toString() }],
+      deadline,
+      nonce,
+    },
+  };
+  const quoted = solver && {
+    requestId: EXAMPLE_REQUEST_ID,
+    routing: "Priority",
+    quotes: [
+      {
+        solver: { id: solver.id, name: solver.name, filler: solver.filler, metadata: {} },
+        quote,
+        signatureData: signatureDataFor(reactorDomain(deployment.chainId, deployment.reactor), {
+          tokenIn: tokenIn.address,
+          amountIn: BigInt(amount),
+          outputs: [{ token: tokenOut.address, amount: amountOut, recipient: swapper }],
+          deadline: BigInt(deadline),
+          nonce: BigInt(nonce),
+          protocol: deployment.protocolSigner,
+        }),
+      },
+    ],
+  };
+
+  at("POST", "/quote", {
+    ...(quoted ? { responses: { 200: { summary: `${solver?.name}'s quote`, value: quoted } } } : {}),
+    body: {
+      summary: `${amount} base units of ${tokenIn.symbol} for ${tokenOut.symbol}, from ${who}`,
+      value: {
+        tokenInChainId: deployment.chainId,
+        tokenOutChainId: deployment.chainId,
+        tokenIn: tokenIn.address,
+        tokenOut: tokenOut.address,
+        type: "EXACT_INPUT",
+        amount,
+        swapper,
+        outputs: [{ token: tokenOut.address }],
+      },
+    },
+  });
+
+  at("POST", "/check_approval", {
+    body: {
+      summary: `May the Reactor pull ${amount} base units of ${tokenIn.symbol} from ${who}?`,
+      value: { walletAddress: swapper, chainId: deployment.chainId, token: tokenIn.address, amount },
+    },
+    responses: {
+      200: {
+        summary: "No allowance yet: one approval to send",
+        value: {
+          requestId: EXAMPLE_REQUEST_ID,
+          cancel: null,
+          approval: {
+            to: tokenIn.address,
+            data: encodeFunctionData({
+              abi: erc20Abi,
+              functionName: "approve",
+              args: [deployment.reactor, maxUint256],
+            }),
+            value: "0",
+          },
+        },
+      },
+    },
+  });
+
+  at("POST", "/order", {
+    body: {
+      summary: "A quote entry's `quote` and the swapper's signature of its `signatureData` (sign your own)",
+      value: { quote, signature: `0x${"ab".repeat(65)}` },
+    },
+    responses: {
+      200: {
+        summary: "Placed: open until a solver fills it",
+        value: {
+          requestId: EXAMPLE_REQUEST_ID,
+          orderId: "3d6e1c2b-7f4a-4b8e-9c1d-2e3f4a5b6c7d",
+          orderStatus: "open",
+        },
+      },
+    },
+  });
+
+  at("GET", "/orders", { query: { swapper, orderStatus: "filled", limit: "10" } });
+
+  at("POST", "/liquidity", {
+    body: { summary: `The solvers' inventory for ${tokenIn.symbol}`, value: { tokenIn: tokenIn.address } },
+  });
+  at("POST", "/liquidity-batch", {
+    body: {
+      summary: "Every input token's inventory",
+      value: { tokensIn: deployment.inputTokens.map((token) => token.address) },
+    },
+  });
+
+  if (deployment.local) {
+    const funded = { summary: `Fund ${who}`, value: { walletAddress: swapper } };
+    at("POST", "/dev/faucet", { body: funded });
+    at("POST", "/dev/fund", { body: funded });
+  }
+  return examples;
+}

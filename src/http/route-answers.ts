@@ -1,0 +1,131 @@
+// Every status a route can answer, with the codes each one carries: derived from the errors the route's service can
+// throw (through the one error table) and from what the framework answers for the route's shape (its inputs, a body,
+// the database behind it), never written per route. route() adds these statuses to the route's response schemas and
+// the OpenAPI document describes each one from here.
+import type { ErrorClass } from "../shared/errors.ts";
+import { type PartnerErrorCode, rowOf, type SwapErrorCode } from "./error-table.ts";
+
+export type Envelope = "swap" | "partner";
+
+/** What a route's handler schema says about its failures, besides its inputs. */
+export interface RouteFailures {
+  /** The named errors its service can throw (each has a row in the error table). */
+  errors?: readonly ErrorClass[];
+  /** It reads or writes the database: an unreachable one answers 503. */
+  database?: boolean;
+  /** What each status the route declares itself means (its 200, a 304, …); error statuses are described here. */
+  descriptions?: Partial<Record<number, string>>;
+}
+
+/** One error status of a route: its envelope and every code it can carry there. */
+export interface ErrorStatusAnswer {
+  status: number;
+  envelope: Envelope;
+  codes: Array<SwapErrorCode | PartnerErrorCode>;
+}
+
+/** What the framework answers, per envelope, for each failure no domain class stands for. */
+const FRAMEWORK = {
+  validation: { status: 400, swap: "VALIDATION_FAILED", partner: "anErrorOccurred" },
+  tooLarge: { status: 413, swap: "PAYLOAD_TOO_LARGE", partner: "anErrorOccurred" },
+  mediaType: { status: 415, swap: "UNSUPPORTED_MEDIA_TYPE", partner: "anErrorOccurred" },
+  internal: { status: 500, swap: "INTERNAL", partner: "ooops" },
+  unavailable: { status: 503, swap: "SERVICE_UNAVAILABLE", partner: "ooops" },
+} as const satisfies Record<string, { status: number; swap: SwapErrorCode; partner: PartnerErrorCode }>;
+
+export interface RouteShape {
+  method: "GET" | "POST";
+  envelope: Envelope;
+  /** The route validates a body, query string, path parameters or headers. */
+  validatesInput: boolean;
+  failures: RouteFailures;
+}
+
+/**
+ * The error statuses a route can answer, in status order: a POST reads a JSON body (400 malformed, 413 over the body
+ * limit, 415 not JSON); validated input answers 400; the database unreachable 503; any route 500 on a failure nobody
+ * named; and each named error its row's statuses and code.
+ */
+export function errorStatusAnswers(shape: RouteShape): ErrorStatusAnswer[] {
+  const answers = new Map<number, ErrorStatusAnswer>();
+  const add = (status: number, envelope: Envelope, code: SwapErrorCode | PartnerErrorCode, why: string) => {
+    const answer = answers.get(status) ?? { status, envelope, codes: [] };
+    if (answer.envelope !== envelope)
+      throw new Error(`${status} would answer both envelopes (${why} is ${envelope})`);
+    if (!answer.codes.includes(code)) answer.codes.push(code);
+    answers.set(status, answer);
+  };
+  const framework = (failure: keyof typeof FRAMEWORK) => {
+    const row = FRAMEWORK[failure];
+    add(row.status, shape.envelope, row[shape.envelope], failure);
+  };
+
+  if (shape.validatesInput || shape.method === "POST") framework("validation");
+  for (const error of shape.failures.errors ?? []) {
+    const row = rowOf(error);
+    if (!row) throw new Error(`${error.name} has no row in the HTTP error table`);
+    for (const status of row.statuses) add(status, row.envelope, row.code, error.name);
+  }
+  if (shape.method === "POST") {
+    framework("tooLarge");
+    framework("mediaType");
+  }
+  framework("internal");
+  if (shape.failures.database) framework("unavailable");
+  return [...answers.values()].sort((a, b) => a.status - b.status);
+}
+
+/** What each status means to a client, whatever the route. */
+export const STATUS_MEANINGS: Record<number, string> = {
+  200: "OK",
+  302: "Found: redirected",
+  304: "Not modified: the representation still has the ETag given in If-None-Match",
+  400: "Bad request",
+  401: "Unauthenticated",
+  403: "Forbidden",
+  404: "Not found",
+  409: "Conflict with the current state",
+  410: "Gone",
+  413: "Payload too large (the body limit is 1 MiB)",
+  415: "Unsupported media type (send `Content-Type: application/json`)",
+  500: "Internal error",
+  503: "Service unavailable: retry later",
+};
+
+/** What each error code means, for the document's descriptions and examples. */
+export const CODE_MEANINGS: Record<SwapErrorCode | PartnerErrorCode, string> = {
+  VALIDATION_FAILED: "The request does not match its schema; `details.issues[]` names each bad field",
+  UNSUPPORTED_CHAIN: "The chain id is not this deployment's",
+  UNSUPPORTED_TOKEN: "The token is not one this deployment supports on that side",
+  NO_QUOTES: "No quotes available (below the token minimum, no eligible solver, or no non-zero quote)",
+  DUPLICATE_TOKEN: "A token is listed more than once",
+  MISSING_FILTER: "At least one filter is required",
+  QUOTE_NOT_FOUND: "Unknown quote id",
+  QUOTE_EXPIRED: "The quote has expired",
+  QUOTE_UNAVAILABLE: "No solver can honor the quote any more, or its nonce is used",
+  QUOTE_MISMATCH: "The submitted quote differs from the quote issued",
+  INVALID_SIGNATURE: "The signature does not recover to the expected signer",
+  UNAUTHORIZED_SIGNER: "The signer is not authorized on the adapter",
+  DISCOUNT_REJECTED: "The discount breaks a rule; `details.reason` says which",
+  UNAUTHORIZED: "Missing, wrong or insufficient solver credentials",
+  NOT_FOUND: "Not found",
+  DEV_ONLY: "Served by a local devnet only",
+  UNSUPPORTED_MEDIA_TYPE: "The body is not JSON",
+  PAYLOAD_TOO_LARGE: "The body is over 1 MiB",
+  MALFORMED_REQUEST: "The request line or headers are malformed",
+  HEADERS_TOO_LARGE: "The headers are over 16 KB",
+  REQUEST_TIMEOUT: "The request was not received in time",
+  INTERNAL: "Unexpected server error",
+  SERVICE_UNAVAILABLE: "The database is unavailable; retry later",
+  noData: "No points data has been ingested yet",
+  noResultsFound: "Nothing matches (e.g. an unknown vault)",
+  anErrorOccurred: "The request is invalid",
+  pageNotFound: "No such page (or a retired one)",
+  ooops: "Something went wrong on the server (or the database is unavailable)",
+};
+
+/** The response description of an error status: what it means, then each code it carries and what that means. */
+export function errorStatusDescription(answer: ErrorStatusAnswer): string {
+  const codes = answer.codes.map((code) => `- \`${code}\`: ${CODE_MEANINGS[code]}`).join("\n");
+  return `${STATUS_MEANINGS[answer.status] ?? `Status ${answer.status}`}. Error codes:\n${codes}`;
+}
