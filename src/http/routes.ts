@@ -107,5 +107,9 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "GET", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetBundleSchema, handler: dev.faucetBundle(services.dev) }),
     route({ method: "POST", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetSchema, handler: dev.faucet(services.dev) }),
     route({ method: "POST", url: "/dev/fund", listener: "public", onRequest: devOnly, schema: dev.fundSchema, handler: dev.fundWallet(services.dev) }),
+    route({ method: "POST", url: "/dev/rpc", listener: "public", onRequest: devOnly, schema: dev.rpcSchema, handler: dev.rpc(services.dev) }),
+    // The swap demo page, at the root where a person types it (README "## Demo page").
+    route({ method: "GET", url: "/demo", listener: "public", atRoot: true, onRequest: devOnly, schema: dev.demoPageSchema, handler: dev.demoPage(services.dev) }),
+    route({ method: "GET", url: "/demo/page.js", listener: "public", atRoot: true, onRequest: devOnly, schema: dev.demoPageSchema, handler: dev.demoScript(services.dev) }),
   ];
 }
