@@ -8,7 +8,7 @@ import { packagePath } from "../package-root.ts";
 
 export const CLIENT_SOURCE_DIR = packagePath("src", "client");
 
-/** Writes `outDir`/index.js and the `.d.ts` files (index.d.ts first); returns `outDir`. */
+/** Writes `outDir`/index.js and its `.d.ts` files (index.d.ts the entry); returns `outDir`. */
 export async function buildClientPackage(outDir: string = packagePath("dist", "client")): Promise<string> {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
@@ -28,9 +28,23 @@ export async function buildClientPackage(outDir: string = packagePath("dist", "c
   return outDir;
 }
 
+/** The TypeScript compiler, or undefined where dev dependencies are not installed (`npm ci --omit=dev`). */
+async function typescript() {
+  try {
+    return (await import("typescript")).default;
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND") return undefined;
+    throw error;
+  }
+}
+
 async function writeDeclarations(outDir: string): Promise<void> {
-  // A dev dependency: `npm ci` installs it before running prepare.
-  const ts = (await import("typescript")).default;
+  // A dev dependency: a production install (no TypeScript users there) gets the JavaScript alone, and is told.
+  const ts = await typescript();
+  if (!ts) {
+    process.stderr.write("typescript is not installed: dist/client is built without its .d.ts files\n");
+    return;
+  }
   const program = ts.createProgram([join(CLIENT_SOURCE_DIR, "index.ts")], {
     declaration: true,
     emitDeclarationOnly: true,
