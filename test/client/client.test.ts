@@ -116,6 +116,12 @@ describe("sluice/client on a fresh devnet", () => {
       args: [swapper],
     });
     expect(received).toBe(BigInt(order.outputs[0]!.amount));
+
+    // List filters go out comma-separated, as Sluice reads them.
+    const listed = await sluice.orders({
+      orderIds: [submitted.orderId, "00000000-0000-4000-8000-000000000000"],
+    });
+    expect(listed.orders.map((found) => found.orderId)).toEqual([submitted.orderId]);
   });
 
   it("throws SluiceApiError with the swap envelope's code, status, details and the X-Request-Id", async () => {
@@ -168,6 +174,16 @@ describe("sluice/client on a fresh devnet", () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OrderWaitTimeoutError);
     expect(error).toMatchObject({ orderId: unknownOrder, lastStatus: null });
+  });
+
+  it("stops waiting when its signal aborts, with the signal's reason", async () => {
+    const controller = new AbortController();
+    const waiting = sluice.waitForOrder("00000000-0000-4000-8000-000000000000", {
+      intervalMs: 60_000,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(new Error("the wallet closed")), 100);
+    await expect(waiting).rejects.toThrow("the wallet closed");
   });
 
   it("is importable, and type-checks, from the built package in a directory with only viem installed", async () => {
