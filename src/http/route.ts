@@ -57,7 +57,7 @@ export interface RouteDefinition<Schema extends FastifySchema> {
   /** The path below the listener's prefix, e.g. `/quote` for /api/v1/quote. */
   url: string;
   listener: Listener;
-  /** Served at the port's root instead of under the listener's prefix (/metrics, where scrapers look; /demo). */
+  /** Served at the port's root instead of under the listener's prefix (only /metrics, where scrapers look). */
   atRoot?: true;
   schema: Schema;
   handler: Handler<Schema>;

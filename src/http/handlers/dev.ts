@@ -1,18 +1,12 @@
 // The dev helpers, as the real backend has them: GET /dev/faucet (the bundle), POST /dev/faucet (send the whole
-// bundle to a wallet) and POST /dev/fund (ETH and the input token); Sluice's own: POST /dev/rpc (the devnet's chain
-// for a browser page, reads and signed transactions only) and the swap demo page (GET /demo, /demo/page.js). Only a local deployment with a faucet serves
+// bundle to a wallet) and POST /dev/fund (ETH and the input token). Only a local deployment with a faucet serves
 // them; anywhere else every one of them answers 403 DEV_ONLY, so a production client learns it is on the wrong
 // deployment instead of meeting a 404.
 import type { DemoPage } from "../../demo-page/assets.ts";
 import type { Deployment } from "../../deployment/schema.ts";
-import {
-  DevOnlyError,
-  DevRpcUnavailableError,
-  FaucetBundleIncompleteError,
-  FaucetError,
-} from "../../devnet/errors.ts";
+import { DevOnlyError, FaucetBundleIncompleteError, FaucetError } from "../../devnet/errors.ts";
 import { type DevFaucet, type FaucetAsset, NATIVE_TOKEN } from "../../devnet/faucet.ts";
-import { type DevRpcRelay, JsonRpcRequestSchema, JsonRpcResponseSchema } from "../../devnet/rpc-relay.ts";
+import type { DevRpcRelay } from "../../devnet/rpc-relay.ts";
 import {
   DevFaucetFundResponseSchema,
   DevFaucetResponseSchema,
@@ -26,7 +20,7 @@ import type { Handler } from "../route.ts";
 export interface DevHelpers {
   deployment: Pick<Deployment, "local" | "inputTokens">;
   faucet?: DevFaucet;
-  /** The devnet's chain for browser pages (with the faucet: the devnet has both). */
+  /** The devnet's chain relayed to the demo page, and the page (./demo-page.ts; the devnet has all three). */
   rpc?: DevRpcRelay;
   demoPage?: DemoPage;
 }
@@ -116,49 +110,5 @@ export function fundWallet(helpers: DevHelpers): Handler<typeof fundSchema> {
       fundedToken: token.amount.toString(),
       token: token.token,
     };
-  };
-}
-
-export const rpcSchema = {
-  // Plumbing of the demo page, not part of the API: kept out of the document (and of the client's types).
-  hide: true,
-  body: JsonRpcRequestSchema,
-  response: {
-    200: JsonRpcResponseSchema,
-    400: SwapErrorSchema,
-    ...errorResponses(DevOnlyError, DevRpcUnavailableError),
-  },
-};
-
-/** One JSON-RPC call relayed to the devnet's node; a method it does not pass gets JSON-RPC's "method not found". */
-export function rpc(helpers: DevHelpers): Handler<typeof rpcSchema> {
-  return async (request) => {
-    available(helpers);
-    if (!helpers.rpc) throw new DevOnlyError("no_faucet");
-    return helpers.rpc.relay(request.body);
-  };
-}
-
-export const demoPageSchema = { hide: true };
-
-/** The demo page (HTML); its script is /demo/page.js. */
-export function demoPage(helpers: DevHelpers): Handler<typeof demoPageSchema> {
-  return async (_request, reply) => {
-    available(helpers);
-    if (!helpers.demoPage) throw new DevOnlyError("no_faucet");
-    return reply
-      .type("text/html; charset=utf-8")
-      .header("cache-control", "no-store")
-      .send(helpers.demoPage.html());
-  };
-}
-
-/** The demo page's script: page.ts bundled with viem and sluice/client (built at the first request). */
-export function demoScript(helpers: DevHelpers): Handler<typeof demoPageSchema> {
-  return async (_request, reply) => {
-    available(helpers);
-    if (!helpers.demoPage) throw new DevOnlyError("no_faucet");
-    const script = await helpers.demoPage.script();
-    return reply.type("text/javascript; charset=utf-8").header("cache-control", "no-store").send(script);
   };
 }
