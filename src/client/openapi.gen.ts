@@ -2,718 +2,6 @@
 // Regenerate with `npm run client:types` (starts a devnet in a temporary directory, reads the document it serves and
 // rewrites this file). test/client/client.test.ts fails when this file and the running server's document drift.
 export interface paths {
-    "/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Liveness probe
-         * @description 200 `ok` while running, 503 `draining` once shutdown starts, each with the server's `timestamp`. Checks no dependency.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Health"];
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Health"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/entities/networks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List networks
-         * @description Every network of the registry with its metadata, sorted by address.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Networks */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerEntity"][];
-                    };
-                };
-                /** @description Not modified: the list still has the ETag given in If-None-Match */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/entities/vaults": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List approved vaults
-         * @description Approved vaults only, with their on-chain fields and metadata, sorted by address.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Approved vaults */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerVault"][];
-                    };
-                };
-                /** @description Not modified: the list still has the ETag given in If-None-Match */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/entities/operators": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List operators
-         * @description Every operator of the registry with its metadata, sorted by address.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Operators */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerEntity"][];
-                    };
-                };
-                /** @description Not modified: the list still has the ETag given in If-None-Match */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/entities/curators": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List curators
-         * @description Every curator with its metadata and the approved vaults it curates, sorted by id.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Curators */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerCurator"][];
-                    };
-                };
-                /** @description Not modified: the list still has the ETag given in If-None-Match */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/points/receiver/{address}/current": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A receiver's current points per vault
-         * @description Per points type, that type's newest snapshot; each record's `last_block` is its block. A receiver with no points gets `[]`.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description EVM address; any case accepted, returned lowercase */
-                    address: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerPointsByVault"][];
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/points/vault/{address}/current": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A vault's current points per receiver
-         * @description Per points type, that type's newest snapshot; each record's `last_block` is its block. The list is complete (not paginated) and streamed.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description EVM address; any case accepted, returned lowercase */
-                    address: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerPointsByReceiver"][];
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/points/vault/{address}/{blockNumber}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A vault's points per receiver type at a block
-         * @description Per points type, the snapshot whose block is nearest to `blockNumber` is used (the earlier one on a tie); each record's `last_block` is the block chosen for its type.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description EVM address; any case accepted, returned lowercase */
-                    address: string;
-                    /** @description Block number, 1 to 9007199254740991 */
-                    blockNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerPointsByReceiverType"][];
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/points/total/current": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Current points per vault, all vaults
-         * @description Per points type, that type's newest snapshot; each record's `last_block` is its block.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerPointsByVault"][];
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/points/total/{blockNumber}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Points per vault at a block, all vaults
-         * @description Per points type, the snapshot whose block is nearest to `blockNumber` is used (the earlier one on a tie); each record's `last_block` is the block chosen for its type.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Block number, 1 to 9007199254740991 */
-                    blockNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerPointsByVault"][];
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/points/receiver/{address}/{blockNumber}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Deprecated: a receiver's points at a block
-         * @deprecated
-         * @description Retired. Answers 410 with the partner error body to every request, whatever its parameters.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    address: string;
-                    blockNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/solver-logos/{filename}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Solver logo (PNG)
-         * @description A bundled solver logo. The file name carries the SHA-256 digest of its bytes; responses are immutable for one year.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    filename: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "image/png": string;
-                    };
-                };
-                /** @description Default Response */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "image/png": components["schemas"]["SwapError"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/check_approval": {
         parameters: {
             query?: never;
@@ -751,389 +39,6 @@ export interface paths {
                 };
                 /** @description Default Response */
                 400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SwapError"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/quote": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Request quotes from solvers
-         * @description Fans out to the enabled solvers with eligible inventory. Quotes are ordered best output first, ties to the faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["QuoteRequestInput"];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["QuoteResponse"];
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SwapError"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SwapError"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/order": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Submit a signed quote as an order
-         * @description Checks, in order: unknown quote id (404); an existing order for the quote with a valid signature is returned; expired (409); the quote differs from the one issued (400); invalid signature (400); no solver can still honor it (409). The order is counter-signed by the protocol key and stored once per quote.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["OrderRequestInput"];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OrderResponse"];
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SwapError"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SwapError"];
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SwapError"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/orders": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Stored orders, newest first
-         * @description At least one of orderId, orderIds, orderHash, orderHashes, orderStatus, swapper, filler is required. `solverId` keeps that solver's orders and `filler` that Executor's; either adds `encodedOrder`, `protocolSignature`, `deadline` and `filler` to the open orders it keeps (public by design: only the order's filler can fill it). `sortKey` orders by createdAt (default) or updatedAt. The whole list is returned (streamed) unless `limit` is given; then `cursor` pages.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    orderId?: string;
-                    /** @description Comma-separated (or repeated) order ids, at most 50 */
-                    orderIds?: string | string[];
-                    orderHash?: string;
-                    /** @description Comma-separated (or repeated) order hashs, at most 50 */
-                    orderHashes?: string | string[];
-                    orderStatus?: "open" | "expired" | "error" | "cancelled" | "filled";
-                    /** @description EVM address; any case accepted, returned lowercase */
-                    swapper?: string;
-                    /** @description Keeps only the orders this Executor fills and adds the execution fields to its open orders */
-                    filler?: string;
-                    /** @description Keeps only this solver's orders and adds the execution fields to its own open orders */
-                    solverId?: string;
-                    sortKey?: "createdAt" | "updatedAt";
-                    sort?: "asc" | "desc";
-                    /** @description Extension: page size; without it the whole list is returned */
-                    limit?: number;
-                    /** @description Extension: the `cursor` of the previous page */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OrdersResponse"];
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SwapError"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/liquidity": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Adapter inventory available to each eligible solver
-         * @description A solver's `liquidity` is the sum of the capacities (`getMaxAssets`, tokenOut base units) of the distinct adapters it is offered, under the same authorization and live-discount rules as /quote: its direct legs, plus every live discount leg when it is internal. Unfiltered, `totalLiquidity` counts the internal pool (every discount-leg adapter and every enabled internal solver's direct-leg adapter) once and adds each enabled external solver's liquidity; with `solverId` (which wins) or `solverIds` both `solvers` and the total are restricted to the selected enabled solvers (unknown, reserved and disabled ids select nothing). An adapter shared by the internal pool and an external solver is counted more than once in the total (spec rule 2), so the total can be below the sum of the solver values; it is never below any one of them. No solver is called, nothing is stored and no funds are reserved: quote again before signing.
-         *
-         *     400 `UNSUPPORTED_TOKEN` when tokenIn is not an input token with a liquidity output token.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LiquidityRequestInput"];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["LiquiditySnapshot"];
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SwapError"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/liquidity-batch": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Liquidity snapshots for several input tokens
-         * @description One /liquidity snapshot per token, in request order, with `solverId`/`solverIds` applied to every token. A solver's `liquidity` is the sum of the capacities (`getMaxAssets`, tokenOut base units) of the distinct adapters it is offered, under the same authorization and live-discount rules as /quote: its direct legs, plus every live discount leg when it is internal. Unfiltered, `totalLiquidity` counts the internal pool (every discount-leg adapter and every enabled internal solver's direct-leg adapter) once and adds each enabled external solver's liquidity; with `solverId` (which wins) or `solverIds` both `solvers` and the total are restricted to the selected enabled solvers (unknown, reserved and disabled ids select nothing). An adapter shared by the internal pool and an external solver is counted more than once in the total (spec rule 2), so the total can be below the sum of the solver values; it is never below any one of them. No solver is called, nothing is stored and no funds are reserved: quote again before signing.
-         *
-         *     Every token is checked before any inventory is read: a duplicate (compared case-insensitively) answers 400 `DUPLICATE_TOKEN`, an unsupported token 400 `UNSUPPORTED_TOKEN` whose `details.token` names it (`details.tokens` and `details.issues` list every unsupported one).
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LiquidityBatchRequestInput"];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["LiquidityBatchResponse"];
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SwapError"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/discount": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Publish a signed discount, or cancel one
-         * @description `discount` is the EIP-712 `Discount(address tokenToRedeem,uint256 discount,address signer,address protocol,uint256 nonce,uint48 deadline)` (domain `LiquidLaneAdapter`, version `1`, the chain id, the adapter as verifying contract) plus the adapter; `signature` is the signer's. The signer must be authorized on the adapter (owner, market maker or `isFiller(marketMaker, signer)`).
-         *
-         *     Publish (`deadline` > 0): `protocol` must be the deployment's protocol signer, `minDiscount ≤ discount ≤ 1000000` ppm, the nonce unused on the adapter and the deadline after the latest block's timestamp; the discount then replaces whatever the pair (adapter, tokenToRedeem) had, and counts once this answers 200.
-         *
-         *     Cancel (`deadline` 0): any validly signed request of an authorized signer deletes the pair's discount and answers its id (with none stored, the cancel's own digest). Each cancel works once, and a cancelled discount can never be published again. Cancelling is backend-only: nothing is retracted on-chain.
-         *
-         *     Errors: 400 `VALIDATION_FAILED`; 400 `INVALID_SIGNATURE`; 403 `UNAUTHORIZED_SIGNER`; `DISCOUNT_REJECTED` with `details.reason` — 400 `unknown_adapter`, `unsupported_token`, `wrong_protocol`, `above_max_discount`, `below_min_discount`, `expired`; 409 `nonce_used`, `cancelled`, `replayed_cancel`. Nothing is stored on failure.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["DiscountRequestInput"];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["DiscountResponse"];
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SwapError"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SwapError"];
-                    };
-                };
-                /** @description Default Response */
-                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1330,10 +235,1341 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/discount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a signed discount, or cancel one
+         * @description `discount` is the EIP-712 `Discount(address tokenToRedeem,uint256 discount,address signer,address protocol,uint256 nonce,uint48 deadline)` (domain `LiquidLaneAdapter`, version `1`, the chain id, the adapter as verifying contract) plus the adapter; `signature` is the signer's. The signer must be authorized on the adapter (owner, market maker or `isFiller(marketMaker, signer)`).
+         *
+         *     Publish (`deadline` > 0): `protocol` must be the deployment's protocol signer, `minDiscount ≤ discount ≤ 1000000` ppm, the nonce unused on the adapter and the deadline after the latest block's timestamp; the discount then replaces whatever the pair (adapter, tokenToRedeem) had, and counts once this answers 200.
+         *
+         *     Cancel (`deadline` 0): any validly signed request of an authorized signer deletes the pair's discount and answers its id (with none stored, the cancel's own digest). Each cancel works once, and a cancelled discount can never be published again. Cancelling is backend-only: nothing is retracted on-chain.
+         *
+         *     Errors: 400 `VALIDATION_FAILED`; 400 `INVALID_SIGNATURE`; 403 `UNAUTHORIZED_SIGNER`; `DISCOUNT_REJECTED` with `details.reason` — 400 `unknown_adapter`, `unsupported_token`, `wrong_protocol`, `above_max_discount`, `below_min_discount`, `expired`; 409 `nonce_used`, `cancelled`, `replayed_cancel`. Nothing is stored on failure.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DiscountRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DiscountResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entities/curators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List curators
+         * @description Every curator with its metadata and the approved vaults it curates, sorted by id.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Curators */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerCurator"][];
+                    };
+                };
+                /** @description Not modified: the list still has the ETag given in If-None-Match */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entities/networks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List networks
+         * @description Every network of the registry with its metadata, sorted by address.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Networks */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerEntity"][];
+                    };
+                };
+                /** @description Not modified: the list still has the ETag given in If-None-Match */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entities/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List operators
+         * @description Every operator of the registry with its metadata, sorted by address.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Operators */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerEntity"][];
+                    };
+                };
+                /** @description Not modified: the list still has the ETag given in If-None-Match */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entities/vaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List approved vaults
+         * @description Approved vaults only, with their on-chain fields and metadata, sorted by address.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Approved vaults */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerVault"][];
+                    };
+                };
+                /** @description Not modified: the list still has the ETag given in If-None-Match */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description 200 `ok` while running, 503 `draining` once shutdown starts, each with the server's `timestamp`. Checks no dependency.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Health"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Health"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liquidity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adapter inventory available to each eligible solver
+         * @description A solver's `liquidity` is the sum of the capacities (`getMaxAssets`, tokenOut base units) of the distinct adapters it is offered, under the same authorization and live-discount rules as /quote: its direct legs, plus every live discount leg when it is internal. Unfiltered, `totalLiquidity` counts the internal pool (every discount-leg adapter and every enabled internal solver's direct-leg adapter) once and adds each enabled external solver's liquidity; with `solverId` (which wins) or `solverIds` both `solvers` and the total are restricted to the selected enabled solvers (unknown, reserved and disabled ids select nothing). An adapter shared by the internal pool and an external solver is counted more than once in the total (spec rule 2), so the total can be below the sum of the solver values; it is never below any one of them. No solver is called, nothing is stored and no funds are reserved: quote again before signing.
+         *
+         *     400 `UNSUPPORTED_TOKEN` when tokenIn is not an input token with a liquidity output token.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["LiquidityRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LiquiditySnapshot"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liquidity-batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Liquidity snapshots for several input tokens
+         * @description One /liquidity snapshot per token, in request order, with `solverId`/`solverIds` applied to every token. A solver's `liquidity` is the sum of the capacities (`getMaxAssets`, tokenOut base units) of the distinct adapters it is offered, under the same authorization and live-discount rules as /quote: its direct legs, plus every live discount leg when it is internal. Unfiltered, `totalLiquidity` counts the internal pool (every discount-leg adapter and every enabled internal solver's direct-leg adapter) once and adds each enabled external solver's liquidity; with `solverId` (which wins) or `solverIds` both `solvers` and the total are restricted to the selected enabled solvers (unknown, reserved and disabled ids select nothing). An adapter shared by the internal pool and an external solver is counted more than once in the total (spec rule 2), so the total can be below the sum of the solver values; it is never below any one of them. No solver is called, nothing is stored and no funds are reserved: quote again before signing.
+         *
+         *     Every token is checked before any inventory is read: a duplicate (compared case-insensitively) answers 400 `DUPLICATE_TOKEN`, an unsupported token 400 `UNSUPPORTED_TOKEN` whose `details.token` names it (`details.tokens` and `details.issues` list every unsupported one).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["LiquidityBatchRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LiquidityBatchResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a signed quote as an order
+         * @description Checks, in order: unknown quote id (404); an existing order for the quote with a valid signature is returned; expired (409); the quote differs from the one issued (400); invalid signature (400); no solver can still honor it (409). The order is counter-signed by the protocol key and stored once per quote.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OrderResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stored orders, newest first
+         * @description At least one of orderId, orderIds, orderHash, orderHashes, orderStatus, swapper, filler is required. `solverId` keeps that solver's orders and `filler` that Executor's; either adds `encodedOrder`, `protocolSignature`, `deadline` and `filler` to the open orders it keeps (public by design: only the order's filler can fill it). `sortKey` orders by createdAt (default) or updatedAt. The whole list is returned (streamed) unless `limit` is given; then `cursor` pages.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    orderId?: string;
+                    /** @description Comma-separated (or repeated) order ids, at most 50 */
+                    orderIds?: string | string[];
+                    orderHash?: string;
+                    /** @description Comma-separated (or repeated) order hashs, at most 50 */
+                    orderHashes?: string | string[];
+                    orderStatus?: "open" | "expired" | "error" | "cancelled" | "filled";
+                    /** @description EVM address; any case accepted, returned lowercase */
+                    swapper?: string;
+                    /** @description Keeps only the orders this Executor fills and adds the execution fields to its open orders */
+                    filler?: string;
+                    /** @description Keeps only this solver's orders and adds the execution fields to its own open orders */
+                    solverId?: string;
+                    sortKey?: "createdAt" | "updatedAt";
+                    sort?: "asc" | "desc";
+                    /** @description Extension: page size; without it the whole list is returned */
+                    limit?: number;
+                    /** @description Extension: the `cursor` of the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OrdersResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/points/receiver/{address}/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A receiver's current points per vault
+         * @description Per points type, that type's newest snapshot; each record's `last_block` is its block. A receiver with no points gets `[]`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description EVM address; any case accepted, returned lowercase */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerPointsByVault"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/points/receiver/{address}/{blockNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deprecated: a receiver's points at a block
+         * @deprecated
+         * @description Retired. Answers 410 with the partner error body to every request, whatever its parameters.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    address: string;
+                    blockNumber: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/points/total/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current points per vault, all vaults
+         * @description Per points type, that type's newest snapshot; each record's `last_block` is its block.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerPointsByVault"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/points/total/{blockNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Points per vault at a block, all vaults
+         * @description Per points type, the snapshot whose block is nearest to `blockNumber` is used (the earlier one on a tie); each record's `last_block` is the block chosen for its type.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Block number, 1 to 9007199254740991 */
+                    blockNumber: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerPointsByVault"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/points/vault/{address}/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A vault's current points per receiver
+         * @description Per points type, that type's newest snapshot; each record's `last_block` is its block. The list is complete (not paginated) and streamed.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description EVM address; any case accepted, returned lowercase */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerPointsByReceiver"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/points/vault/{address}/{blockNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A vault's points per receiver type at a block
+         * @description Per points type, the snapshot whose block is nearest to `blockNumber` is used (the earlier one on a tie); each record's `last_block` is the block chosen for its type.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description EVM address; any case accepted, returned lowercase */
+                    address: string;
+                    /** @description Block number, 1 to 9007199254740991 */
+                    blockNumber: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerPointsByReceiverType"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request quotes from solvers
+         * @description Fans out to the enabled solvers with eligible inventory. Quotes are ordered best output first, ties to the faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["QuoteRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["QuoteResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/solver-logos/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Solver logo (PNG)
+         * @description A bundled solver logo. The file name carries the SHA-256 digest of its bytes; responses are immutable for one year.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    filename: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        CheckApprovalRequest: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+            chainId: number;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            token: string;
+            /**
+             * @description uint256 as a decimal string
+             * @example 1000000000000000000
+             */
+            amount: string;
+        };
+        CheckApprovalRequestInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+            chainId: number;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            token: string;
+            /**
+             * @description uint256 as a decimal string
+             * @example 1000000000000000000
+             */
+            amount: string;
+        };
+        CheckApprovalResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** @description approve(Reactor, 0): resets a nonzero but insufficient allowance; send it before `approval` */
+            cancel: components["schemas"]["TransactionRequest"] | null;
+            /** @description approve(Reactor, max uint256) */
+            approval: components["schemas"]["TransactionRequest"] | null;
+        };
+        CheckApprovalResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** @description approve(Reactor, 0): resets a nonzero but insufficient allowance; send it before `approval` */
+            cancel: components["schemas"]["TransactionRequestInput"] | null;
+            /** @description approve(Reactor, max uint256) */
+            approval: components["schemas"]["TransactionRequestInput"] | null;
+        };
+        DevFaucetAsset: {
+            /**
+             * @description ERC-20 token address
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            token: string;
+            symbol: string;
+            name: string;
+            decimals: number;
+            /** @description Amount sent per request, in base units */
+            amount: string;
+            /** @constant */
+            kind: "erc20";
+        };
+        DevFaucetAssetInput: {
+            /**
+             * @description ERC-20 token address
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            token: string;
+            symbol: string;
+            name: string;
+            decimals: number;
+            /** @description Amount sent per request, in base units */
+            amount: string;
+            /** @constant */
+            kind: "erc20";
+        };
+        DevFaucetFundResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+            fundedAssets: components["schemas"]["DevFaucetAsset"][];
+        };
+        DevFaucetFundResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+            fundedAssets: components["schemas"]["DevFaucetAssetInput"][];
+        };
+        DevFaucetResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            assets: components["schemas"]["DevFaucetAsset"][];
+        };
+        DevFaucetResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            assets: components["schemas"]["DevFaucetAssetInput"][];
+        };
+        DevFundRequest: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+        };
+        DevFundRequestInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+        };
+        DevFundResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+            /** @description Wei sent */
+            fundedEth: string;
+            /** @description Base units of `token` sent */
+            fundedToken: string;
+            /**
+             * @description The deployment's input token
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            token: string;
+        };
+        DevFundResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+            /** @description Wei sent */
+            fundedEth: string;
+            /** @description Base units of `token` sent */
+            fundedToken: string;
+            /**
+             * @description The deployment's input token
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            token: string;
+        };
+        DiscountRequest: {
+            discount: components["schemas"]["DiscountTerms"];
+            /** @description The signer's EIP-712 signature of `Discount` (domain LiquidLaneAdapter / 1 / chainId / the adapter) */
+            signature: string;
+        };
+        DiscountRequestInput: {
+            discount: components["schemas"]["DiscountTermsInput"];
+            /** @description The signer's EIP-712 signature of `Discount` (domain LiquidLaneAdapter / 1 / chainId / the adapter) */
+            signature: string;
+        };
+        DiscountResponse: {
+            /** @description EIP-712 digest of the published Discount; for a cancel, the id of the discount it deleted (or, with none stored, the cancel's own digest) */
+            discountId: string;
+        };
+        DiscountResponseInput: {
+            /** @description EIP-712 digest of the published Discount; for a cancel, the id of the discount it deleted (or, with none stored, the cancel's own digest) */
+            discountId: string;
+        };
+        DiscountTerms: {
+            /**
+             * @description The adapter: the EIP-712 domain's verifying contract
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            adapter: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenToRedeem: string;
+            /**
+             * @description ppm of the gross oracle output (0–1000000)
+             * @example 1000000000000000000
+             */
+            discount: string;
+            /**
+             * @description Signs the Discount; must be authorized on the adapter
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            signer: string;
+            /**
+             * @description The deployment's protocol signer
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            protocol: string;
+            /**
+             * @description Adapter nonce of tokenToRedeem; unused on-chain
+             * @example 1000000000000000000
+             */
+            nonce: string;
+            /** @description Unix seconds (chain time); 0 cancels the pair's discount */
+            deadline: number;
+        };
         DiscountTermsInput: {
             /**
              * @description The adapter: the EIP-712 domain's verifying contract
@@ -1368,16 +1604,127 @@ export interface components {
             /** @description Unix seconds (chain time); 0 cancels the pair's discount */
             deadline: number;
         };
-        DiscountRequestInput: {
-            discount: components["schemas"]["DiscountTermsInput"];
-            /** @description The signer's EIP-712 signature of `Discount` (domain LiquidLaneAdapter / 1 / chainId / the adapter) */
-            signature: string;
+        Health: {
+            /** @enum {string} */
+            status: "ok" | "draining";
+            /**
+             * Format: date-time
+             * @description The server's time of the answer (ISO 8601, UTC)
+             */
+            timestamp: string;
         };
-        DiscountResponseInput: {
-            /** @description EIP-712 digest of the published Discount; for a cancel, the id of the discount it deleted (or, with none stored, the cancel's own digest) */
-            discountId: string;
+        HealthInput: {
+            /** @enum {string} */
+            status: "ok" | "draining";
+            /**
+             * Format: date-time
+             * @description The server's time of the answer (ISO 8601, UTC)
+             */
+            timestamp: string;
         };
-        LiveDiscountInput: {
+        LiquidityBatchRequest: {
+            /** @description 1 to 20 distinct input tokens (compared case-insensitively) */
+            tokensIn: string[];
+            /** @description Restricts `solvers` and `totalLiquidity` to this solver; takes precedence over solverIds */
+            solverId?: string;
+            /** @description Restricts `solvers` and `totalLiquidity` to these solvers (`[]` selects none) */
+            solverIds?: string[];
+        };
+        LiquidityBatchRequestInput: {
+            /** @description 1 to 20 distinct input tokens (compared case-insensitively) */
+            tokensIn: string[];
+            /** @description Restricts `solvers` and `totalLiquidity` to this solver; takes precedence over solverIds */
+            solverId?: string;
+            /** @description Restricts `solvers` and `totalLiquidity` to these solvers (`[]` selects none) */
+            solverIds?: string[];
+        };
+        LiquidityBatchResponse: {
+            /** @description One snapshot per token, in request order */
+            tokensIn: components["schemas"]["LiquiditySnapshot"][];
+        };
+        LiquidityBatchResponseInput: {
+            /** @description One snapshot per token, in request order */
+            tokensIn: components["schemas"]["LiquiditySnapshotInput"][];
+        };
+        LiquidityRequest: {
+            /**
+             * @description A deployment input token with a configured liquidity output token
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /** @description Restricts `solvers` and `totalLiquidity` to this solver; takes precedence over solverIds */
+            solverId?: string;
+            /** @description Restricts `solvers` and `totalLiquidity` to these solvers (`[]` selects none) */
+            solverIds?: string[];
+        };
+        LiquidityRequestInput: {
+            /**
+             * @description A deployment input token with a configured liquidity output token
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /** @description Restricts `solvers` and `totalLiquidity` to this solver; takes precedence over solverIds */
+            solverId?: string;
+            /** @description Restricts `solvers` and `totalLiquidity` to these solvers (`[]` selects none) */
+            solverIds?: string[];
+        };
+        LiquiditySnapshot: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /**
+             * @description The output token all liquidity is denominated in, fixed per tokenIn by the deployment
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenOut: string;
+            tokenInInfo: components["schemas"]["TokenInfo"];
+            tokenOutInfo: components["schemas"]["TokenInfo"];
+            /**
+             * @description tokenOut base units
+             * @example 1000000000000000000
+             */
+            totalLiquidity: string;
+            /** @description Liquidity descending, ties by solverId; solvers without inventory are omitted */
+            solvers: {
+                solverId: string;
+                /**
+                 * @description tokenOut base units
+                 * @example 1000000000000000000
+                 */
+                liquidity: string;
+            }[];
+        };
+        LiquiditySnapshotInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /**
+             * @description The output token all liquidity is denominated in, fixed per tokenIn by the deployment
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenOut: string;
+            tokenInInfo: components["schemas"]["TokenInfoInput"];
+            tokenOutInfo: components["schemas"]["TokenInfoInput"];
+            /**
+             * @description tokenOut base units
+             * @example 1000000000000000000
+             */
+            totalLiquidity: string;
+            /** @description Liquidity descending, ties by solverId; solvers without inventory are omitted */
+            solvers: {
+                solverId: string;
+                /**
+                 * @description tokenOut base units
+                 * @example 1000000000000000000
+                 */
+                liquidity: string;
+            }[];
+        };
+        LiveDiscount: {
             discountId: string;
             /**
              * @description EVM address; any case accepted, returned lowercase
@@ -1418,706 +1765,7 @@ export interface components {
              */
             maxAssets: string;
         };
-        LiveDiscountListInput: {
-            /**
-             * @description The deployment's protocol signer
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            protocol: string;
-            discounts: components["schemas"]["LiveDiscountInput"][];
-        };
-        ResolveDiscountRequestInput: {
-            /** @description A leg's `discountId` from a quote request */
-            discountId: string;
-        } | {
-            discountIds: string[];
-        } | {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            adapter: string;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            tokenToRedeem: string;
-        } | {
-            adapters: string[];
-            tokensToRedeem: string[];
-        };
-        /** @description Everything of an Executor `DiscountSwapInput` but `recipient` and `amountIn`, which the filler chooses: `{adapter, discountSwap: {discount, signerSignature, protocolDeadline}, protocolSignature, recipient, amountIn}`. */
-        ResolvedDiscountInput: {
-            discountId: string;
-            /** @description The Discount the signer signed, with its adapter */
-            discount: components["schemas"]["DiscountTermsInput"];
-            /** @description The signer's signature of the Discount */
-            signerSignature: string;
-            /** @description Unix seconds (chain time): the co-signature's expiry, 90 s after the latest block */
-            protocolDeadline: number;
-            /** @description The protocol signer's EIP-712 signature of `DiscountSwap` (adapter domain) */
-            protocolSignature: string;
-        };
-        ResolvedDiscountBatchInput: {
-            discounts: components["schemas"]["ResolvedDiscountInput"][];
-        };
-        OrderInput: {
-            /** @constant */
-            type: "Priority";
-            /** Format: uuid */
-            orderId: string;
-            orderHash: string;
-            /** @enum {string} */
-            orderStatus: "open" | "filled" | "expired" | "error" | "cancelled" | "insufficient-funds";
-            /** Format: uuid */
-            quoteId: string;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            swapper: string;
-            txHash: string | null;
-            /**
-             * @description uint256 as a decimal string
-             * @example 1000000000000000000
-             */
-            nonce: string;
-            input: {
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                token: string;
-                /**
-                 * @description uint256 as a decimal string
-                 * @example 1000000000000000000
-                 */
-                amount: string;
-            };
-            /** @description The committed outputs */
-            outputs: {
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                token: string;
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                recipient: string;
-                /**
-                 * @description uint256 as a decimal string
-                 * @example 1000000000000000000
-                 */
-                amount: string;
-            }[];
-            settledAmounts: {
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                token: string;
-                /**
-                 * @description uint256 as a decimal string
-                 * @example 1000000000000000000
-                 */
-                amount: string;
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                recipient: string;
-                txHash: string;
-            }[];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description Only on open orders asked for by `solverId` or `filler` */
-            encodedOrder?: string;
-            /** @description Only on open orders asked for by `solverId` or `filler` */
-            protocolSignature?: string;
-            /** @description Only on open orders asked for by `solverId` or `filler` */
-            deadline?: number;
-            /**
-             * @description Only on open orders asked for by `solverId` or `filler`
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            filler?: string;
-        };
-        OrdersResponseInput: {
-            /**
-             * Format: uuid
-             * @description UUID of this HTTP attempt; equals the X-Request-Id header
-             */
-            requestId: string;
-            orders: components["schemas"]["OrderInput"][];
-            /** @description Opaque; pass it back to get the next page; null when nothing follows */
-            cursor: string | null;
-        };
-        DevFaucetAssetInput: {
-            /**
-             * @description ERC-20 token address
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            token: string;
-            symbol: string;
-            name: string;
-            decimals: number;
-            /** @description Amount sent per request, in base units */
-            amount: string;
-            /** @constant */
-            kind: "erc20";
-        };
-        DevFaucetResponseInput: {
-            /**
-             * Format: uuid
-             * @description UUID of this HTTP attempt; equals the X-Request-Id header
-             */
-            requestId: string;
-            assets: components["schemas"]["DevFaucetAssetInput"][];
-        };
-        DevFundRequestInput: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            walletAddress: string;
-        };
-        DevFaucetFundResponseInput: {
-            /**
-             * Format: uuid
-             * @description UUID of this HTTP attempt; equals the X-Request-Id header
-             */
-            requestId: string;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            walletAddress: string;
-            fundedAssets: components["schemas"]["DevFaucetAssetInput"][];
-        };
-        DevFundResponseInput: {
-            /**
-             * Format: uuid
-             * @description UUID of this HTTP attempt; equals the X-Request-Id header
-             */
-            requestId: string;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            walletAddress: string;
-            /** @description Wei sent */
-            fundedEth: string;
-            /** @description Base units of `token` sent */
-            fundedToken: string;
-            /**
-             * @description The deployment's input token
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            token: string;
-        };
-        PartnerErrorInput: {
-            /** @enum {string} */
-            errorCode: "noData" | "noResultsFound" | "anErrorOccurred" | "pageNotFound" | "ooops";
-            errorMessage: string;
-        };
-        SwapErrorInput: {
-            error: {
-                /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "UNAUTHORIZED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
-                message: string;
-                status: number;
-                /** Format: date-time */
-                timestamp: string;
-                details?: {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        TokenInfoInput: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            address: string;
-            symbol: string;
-            name: string;
-            decimals: number;
-        };
-        LiquidityRequestInput: {
-            /**
-             * @description A deployment input token with a configured liquidity output token
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            tokenIn: string;
-            /** @description Restricts `solvers` and `totalLiquidity` to this solver; takes precedence over solverIds */
-            solverId?: string;
-            /** @description Restricts `solvers` and `totalLiquidity` to these solvers (`[]` selects none) */
-            solverIds?: string[];
-        };
-        LiquiditySnapshotInput: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            tokenIn: string;
-            /**
-             * @description The output token all liquidity is denominated in, fixed per tokenIn by the deployment
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            tokenOut: string;
-            tokenInInfo: components["schemas"]["TokenInfoInput"];
-            tokenOutInfo: components["schemas"]["TokenInfoInput"];
-            /**
-             * @description tokenOut base units
-             * @example 1000000000000000000
-             */
-            totalLiquidity: string;
-            /** @description Liquidity descending, ties by solverId; solvers without inventory are omitted */
-            solvers: {
-                solverId: string;
-                /**
-                 * @description tokenOut base units
-                 * @example 1000000000000000000
-                 */
-                liquidity: string;
-            }[];
-        };
-        LiquidityBatchRequestInput: {
-            /** @description 1 to 20 distinct input tokens (compared case-insensitively) */
-            tokensIn: string[];
-            /** @description Restricts `solvers` and `totalLiquidity` to this solver; takes precedence over solverIds */
-            solverId?: string;
-            /** @description Restricts `solvers` and `totalLiquidity` to these solvers (`[]` selects none) */
-            solverIds?: string[];
-        };
-        LiquidityBatchResponseInput: {
-            /** @description One snapshot per token, in request order */
-            tokensIn: components["schemas"]["LiquiditySnapshotInput"][];
-        };
-        PartnerPointsByVaultItemInput: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            vault_address: string;
-            points: string;
-        };
-        PartnerPointsByReceiverItemInput: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            receiver_address: string;
-            points: string;
-        };
-        PartnerPointsByReceiverTypeItemInput: {
-            receiver_type: string;
-            points: string;
-        };
-        /** @description Points of one points type per vault. */
-        PartnerPointsByVaultInput: {
-            points_type: string;
-            last_block: number;
-            total_points: string;
-            items: components["schemas"]["PartnerPointsByVaultItemInput"][];
-        };
-        /** @description Points of one points type per receiver. */
-        PartnerPointsByReceiverInput: {
-            points_type: string;
-            last_block: number;
-            total_points: string;
-            items: components["schemas"]["PartnerPointsByReceiverItemInput"][];
-        };
-        /** @description Points of one points type per receiver type. */
-        PartnerPointsByReceiverTypeInput: {
-            points_type: string;
-            last_block: number;
-            total_points: string;
-            items: components["schemas"]["PartnerPointsByReceiverTypeItemInput"][];
-        };
-        MetadataLinkInput: {
-            name: string;
-            type: string;
-            url: string;
-        };
-        /** @description Entry metadata; no other fields are allowed. */
-        MetadataInput: {
-            name: string;
-            description?: string;
-            /** Format: uri */
-            icon?: string;
-            tags?: string[];
-            links?: components["schemas"]["MetadataLinkInput"][];
-        };
-        /** @description A network or an operator. */
-        PartnerEntityInput: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            address: string;
-            meta: components["schemas"]["MetadataInput"];
-        };
-        PartnerVaultInput: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            address: string;
-            /**
-             * @description `pre-deposit`: legacy default-collateral wrapper; `v1`: vault factory versions 1–2; `v2`: version 3 (ERC-4626)
-             * @enum {string}
-             */
-            vaultType: "pre-deposit" | "v1" | "v2";
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            collateral: string;
-            /** @example re7-labs */
-            curatorId?: string;
-            totalSupply: string;
-            tvl: number;
-            meta: components["schemas"]["MetadataInput"];
-        };
-        PartnerCuratorInput: {
-            /** @example re7-labs */
-            id: string;
-            meta: components["schemas"]["MetadataInput"];
-            /** @description Approved vaults the curator curates, sorted */
-            vaults: string[];
-        };
-        CheckApprovalRequestInput: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            walletAddress: string;
-            chainId: number;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            token: string;
-            /**
-             * @description uint256 as a decimal string
-             * @example 1000000000000000000
-             */
-            amount: string;
-        };
-        TransactionRequestInput: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            to: string;
-            data: string;
-            /**
-             * @description Native value to send, a decimal string (always "0")
-             * @constant
-             */
-            value: "0";
-        };
-        CheckApprovalResponseInput: {
-            /**
-             * Format: uuid
-             * @description UUID of this HTTP attempt; equals the X-Request-Id header
-             */
-            requestId: string;
-            /** @description approve(Reactor, 0): resets a nonzero but insufficient allowance; send it before `approval` */
-            cancel: components["schemas"]["TransactionRequestInput"] | null;
-            /** @description approve(Reactor, max uint256) */
-            approval: components["schemas"]["TransactionRequestInput"] | null;
-        };
-        QuoteRequestInput: {
-            tokenInChainId: number;
-            tokenOutChainId: number;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            tokenIn: string;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            tokenOut: string;
-            /** @constant */
-            type: "EXACT_INPUT";
-            /**
-             * @description Input amount in tokenIn base units
-             * @example 1000000000000000000
-             */
-            amount: string;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            swapper: string;
-            outputs: {
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                token: string;
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                recipient?: string;
-                portionBps?: number;
-            }[];
-            solverIds?: string[];
-            /**
-             * @default BEST_PRICE
-             * @constant
-             */
-            routingPreference?: "BEST_PRICE";
-            /** @constant */
-            permitAmount?: "EXACT";
-        };
-        QuoteInput: {
-            /** Format: uuid */
-            quoteId: string;
-            aggregatedOutputs: {
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                token: string;
-                /**
-                 * @description uint256 as a decimal string
-                 * @example 1000000000000000000
-                 */
-                amount: string;
-            }[];
-            orderInfo: {
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                tokenIn: string;
-                /**
-                 * @description uint256 as a decimal string
-                 * @example 1000000000000000000
-                 */
-                amountIn: string;
-                outputs: {
-                    /**
-                     * @description EVM address; any case accepted, returned lowercase
-                     * @example 0x0000000000000000000000000000000000000001
-                     */
-                    token: string;
-                    /**
-                     * @description EVM address; any case accepted, returned lowercase
-                     * @example 0x0000000000000000000000000000000000000001
-                     */
-                    recipient: string;
-                    /**
-                     * @description uint256 as a decimal string
-                     * @example 1000000000000000000
-                     */
-                    amount: string;
-                    portionBps?: number;
-                }[];
-                /** @description Unix seconds: the quote's expiry and the Request's deadline */
-                deadline: number;
-                /**
-                 * @description uint256 as a decimal string
-                 * @example 1000000000000000000
-                 */
-                nonce: string;
-            };
-        };
-        /** @description EIP-712 typed data to sign (eth_signTypedData_v4) */
-        SignatureDataInput: {
-            domain: {
-                name: string;
-                version: string;
-                chainId: number;
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                verifyingContract: string;
-            };
-            /** @description The Request and Output struct types only, as the real backend returns them (no EIP712Domain: ethers v6 signs them as-is). A raw eth_signTypedData_v4 call must add EIP712Domain from the domain's fields. */
-            types: {
-                Request: {
-                    name: string;
-                    type: string;
-                }[];
-                Output: {
-                    name: string;
-                    type: string;
-                }[];
-            };
-            /** @constant */
-            primaryType: "Request";
-            value: {
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                tokenIn: string;
-                /**
-                 * @description uint256 as a decimal string
-                 * @example 1000000000000000000
-                 */
-                amountIn: string;
-                outputs: {
-                    /**
-                     * @description EVM address; any case accepted, returned lowercase
-                     * @example 0x0000000000000000000000000000000000000001
-                     */
-                    token: string;
-                    /**
-                     * @description uint256 as a decimal string
-                     * @example 1000000000000000000
-                     */
-                    amount: string;
-                    /**
-                     * @description EVM address; any case accepted, returned lowercase
-                     * @example 0x0000000000000000000000000000000000000001
-                     */
-                    recipient: string;
-                }[];
-                /**
-                 * @description uint256 as a decimal string
-                 * @example 1000000000000000000
-                 */
-                deadline: string;
-                /**
-                 * @description uint256 as a decimal string
-                 * @example 1000000000000000000
-                 */
-                nonce: string;
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                protocol: string;
-            };
-        };
-        QuoteEntryInput: {
-            solver: {
-                id: string;
-                name: string;
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                filler: string;
-                metadata: {
-                    /** Format: uri */
-                    logoUrl?: string;
-                };
-            };
-            quote: components["schemas"]["QuoteInput"];
-            signatureData: components["schemas"]["SignatureDataInput"];
-        };
-        QuoteResponseInput: {
-            /**
-             * Format: uuid
-             * @description UUID of this HTTP attempt; equals the X-Request-Id header
-             */
-            requestId: string;
-            /** @constant */
-            routing: "Priority";
-            quotes: components["schemas"]["QuoteEntryInput"][];
-        };
-        OrderRequestInput: {
-            quote: {
-                /** Format: uuid */
-                quoteId: string;
-                aggregatedOutputs: {
-                    token: string;
-                    amount: string;
-                }[];
-                orderInfo: {
-                    tokenIn: string;
-                    amountIn: string;
-                    outputs: {
-                        token: string;
-                        recipient?: string;
-                        amount: string;
-                        /** @description Compared only when present (the real order request has no such field) */
-                        portionBps?: number;
-                    }[];
-                    deadline: number;
-                    nonce: string;
-                };
-            };
-            signature: string;
-        };
-        OrderResponseInput: {
-            /**
-             * Format: uuid
-             * @description UUID of this HTTP attempt; equals the X-Request-Id header
-             */
-            requestId: string;
-            /** Format: uuid */
-            orderId: string;
-            /** @enum {string} */
-            orderStatus: "open" | "filled" | "expired" | "error" | "cancelled" | "insufficient-funds";
-        };
-        HealthInput: {
-            /** @enum {string} */
-            status: "ok" | "draining";
-            /**
-             * Format: date-time
-             * @description The server's time of the answer (ISO 8601, UTC)
-             */
-            timestamp: string;
-        };
-        DiscountTerms: {
-            /**
-             * @description The adapter: the EIP-712 domain's verifying contract
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            adapter: string;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            tokenToRedeem: string;
-            /**
-             * @description ppm of the gross oracle output (0–1000000)
-             * @example 1000000000000000000
-             */
-            discount: string;
-            /**
-             * @description Signs the Discount; must be authorized on the adapter
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            signer: string;
-            /**
-             * @description The deployment's protocol signer
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            protocol: string;
-            /**
-             * @description Adapter nonce of tokenToRedeem; unused on-chain
-             * @example 1000000000000000000
-             */
-            nonce: string;
-            /** @description Unix seconds (chain time); 0 cancels the pair's discount */
-            deadline: number;
-        };
-        DiscountRequest: {
-            discount: components["schemas"]["DiscountTerms"];
-            /** @description The signer's EIP-712 signature of `Discount` (domain LiquidLaneAdapter / 1 / chainId / the adapter) */
-            signature: string;
-        };
-        DiscountResponse: {
-            /** @description EIP-712 digest of the published Discount; for a cancel, the id of the discount it deleted (or, with none stored, the cancel's own digest) */
-            discountId: string;
-        };
-        LiveDiscount: {
+        LiveDiscountInput: {
             discountId: string;
             /**
              * @description EVM address; any case accepted, returned lowercase
@@ -2166,40 +1814,41 @@ export interface components {
             protocol: string;
             discounts: components["schemas"]["LiveDiscount"][];
         };
-        ResolveDiscountRequest: {
-            /** @description A leg's `discountId` from a quote request */
-            discountId: string;
-        } | {
-            discountIds: string[];
-        } | {
+        LiveDiscountListInput: {
             /**
-             * @description EVM address; any case accepted, returned lowercase
+             * @description The deployment's protocol signer
              * @example 0x0000000000000000000000000000000000000001
              */
-            adapter: string;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            tokenToRedeem: string;
-        } | {
-            adapters: string[];
-            tokensToRedeem: string[];
+            protocol: string;
+            discounts: components["schemas"]["LiveDiscountInput"][];
         };
-        /** @description Everything of an Executor `DiscountSwapInput` but `recipient` and `amountIn`, which the filler chooses: `{adapter, discountSwap: {discount, signerSignature, protocolDeadline}, protocolSignature, recipient, amountIn}`. */
-        ResolvedDiscount: {
-            discountId: string;
-            /** @description The Discount the signer signed, with its adapter */
-            discount: components["schemas"]["DiscountTerms"];
-            /** @description The signer's signature of the Discount */
-            signerSignature: string;
-            /** @description Unix seconds (chain time): the co-signature's expiry, 90 s after the latest block */
-            protocolDeadline: number;
-            /** @description The protocol signer's EIP-712 signature of `DiscountSwap` (adapter domain) */
-            protocolSignature: string;
+        /** @description Entry metadata; no other fields are allowed. */
+        Metadata: {
+            name: string;
+            description?: string;
+            /** Format: uri */
+            icon?: string;
+            tags?: string[];
+            links?: components["schemas"]["MetadataLink"][];
         };
-        ResolvedDiscountBatch: {
-            discounts: components["schemas"]["ResolvedDiscount"][];
+        /** @description Entry metadata; no other fields are allowed. */
+        MetadataInput: {
+            name: string;
+            description?: string;
+            /** Format: uri */
+            icon?: string;
+            tags?: string[];
+            links?: components["schemas"]["MetadataLinkInput"][];
+        };
+        MetadataLink: {
+            name: string;
+            type: string;
+            url: string;
+        };
+        MetadataLinkInput: {
+            name: string;
+            type: string;
+            url: string;
         };
         Order: {
             /** @constant */
@@ -2286,6 +1935,161 @@ export interface components {
              */
             filler?: string;
         };
+        OrderInput: {
+            /** @constant */
+            type: "Priority";
+            /** Format: uuid */
+            orderId: string;
+            orderHash: string;
+            /** @enum {string} */
+            orderStatus: "open" | "filled" | "expired" | "error" | "cancelled" | "insufficient-funds";
+            /** Format: uuid */
+            quoteId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            swapper: string;
+            txHash: string | null;
+            /**
+             * @description uint256 as a decimal string
+             * @example 1000000000000000000
+             */
+            nonce: string;
+            input: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+            };
+            /** @description The committed outputs */
+            outputs: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+            }[];
+            settledAmounts: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient: string;
+                txHash: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            encodedOrder?: string;
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            protocolSignature?: string;
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            deadline?: number;
+            /**
+             * @description Only on open orders asked for by `solverId` or `filler`
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            filler?: string;
+        };
+        OrderRequest: {
+            quote: {
+                /** Format: uuid */
+                quoteId: string;
+                aggregatedOutputs: {
+                    token: string;
+                    amount: string;
+                }[];
+                orderInfo: {
+                    tokenIn: string;
+                    amountIn: string;
+                    outputs: {
+                        token: string;
+                        recipient?: string;
+                        amount: string;
+                        /** @description Compared only when present (the real order request has no such field) */
+                        portionBps?: number;
+                    }[];
+                    deadline: number;
+                    nonce: string;
+                };
+            };
+            signature: string;
+        };
+        OrderRequestInput: {
+            quote: {
+                /** Format: uuid */
+                quoteId: string;
+                aggregatedOutputs: {
+                    token: string;
+                    amount: string;
+                }[];
+                orderInfo: {
+                    tokenIn: string;
+                    amountIn: string;
+                    outputs: {
+                        token: string;
+                        recipient?: string;
+                        amount: string;
+                        /** @description Compared only when present (the real order request has no such field) */
+                        portionBps?: number;
+                    }[];
+                    deadline: number;
+                    nonce: string;
+                };
+            };
+            signature: string;
+        };
+        OrderResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** Format: uuid */
+            orderId: string;
+            /** @enum {string} */
+            orderStatus: "open" | "filled" | "expired" | "error" | "cancelled" | "insufficient-funds";
+        };
+        OrderResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** Format: uuid */
+            orderId: string;
+            /** @enum {string} */
+            orderStatus: "open" | "filled" | "expired" | "error" | "cancelled" | "insufficient-funds";
+        };
         OrdersResponse: {
             /**
              * Format: uuid
@@ -2296,155 +2100,71 @@ export interface components {
             /** @description Opaque; pass it back to get the next page; null when nothing follows */
             cursor: string | null;
         };
-        DevFaucetAsset: {
-            /**
-             * @description ERC-20 token address
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            token: string;
-            symbol: string;
-            name: string;
-            decimals: number;
-            /** @description Amount sent per request, in base units */
-            amount: string;
-            /** @constant */
-            kind: "erc20";
-        };
-        DevFaucetResponse: {
+        OrdersResponseInput: {
             /**
              * Format: uuid
              * @description UUID of this HTTP attempt; equals the X-Request-Id header
              */
             requestId: string;
-            assets: components["schemas"]["DevFaucetAsset"][];
+            orders: components["schemas"]["OrderInput"][];
+            /** @description Opaque; pass it back to get the next page; null when nothing follows */
+            cursor: string | null;
         };
-        DevFundRequest: {
+        PartnerCurator: {
+            /** @example re7-labs */
+            id: string;
+            meta: components["schemas"]["Metadata"];
+            /** @description Approved vaults the curator curates, sorted */
+            vaults: string[];
+        };
+        PartnerCuratorInput: {
+            /** @example re7-labs */
+            id: string;
+            meta: components["schemas"]["MetadataInput"];
+            /** @description Approved vaults the curator curates, sorted */
+            vaults: string[];
+        };
+        /** @description A network or an operator. */
+        PartnerEntity: {
             /**
              * @description EVM address; any case accepted, returned lowercase
              * @example 0x0000000000000000000000000000000000000001
              */
-            walletAddress: string;
+            address: string;
+            meta: components["schemas"]["Metadata"];
         };
-        DevFaucetFundResponse: {
-            /**
-             * Format: uuid
-             * @description UUID of this HTTP attempt; equals the X-Request-Id header
-             */
-            requestId: string;
+        /** @description A network or an operator. */
+        PartnerEntityInput: {
             /**
              * @description EVM address; any case accepted, returned lowercase
              * @example 0x0000000000000000000000000000000000000001
              */
-            walletAddress: string;
-            fundedAssets: components["schemas"]["DevFaucetAsset"][];
-        };
-        DevFundResponse: {
-            /**
-             * Format: uuid
-             * @description UUID of this HTTP attempt; equals the X-Request-Id header
-             */
-            requestId: string;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            walletAddress: string;
-            /** @description Wei sent */
-            fundedEth: string;
-            /** @description Base units of `token` sent */
-            fundedToken: string;
-            /**
-             * @description The deployment's input token
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            token: string;
+            address: string;
+            meta: components["schemas"]["MetadataInput"];
         };
         PartnerError: {
             /** @enum {string} */
             errorCode: "noData" | "noResultsFound" | "anErrorOccurred" | "pageNotFound" | "ooops";
             errorMessage: string;
         };
-        SwapError: {
-            error: {
-                /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "UNAUTHORIZED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
-                message: string;
-                status: number;
-                /** Format: date-time */
-                timestamp: string;
-                details?: {
-                    [key: string]: unknown;
-                };
-            };
+        PartnerErrorInput: {
+            /** @enum {string} */
+            errorCode: "noData" | "noResultsFound" | "anErrorOccurred" | "pageNotFound" | "ooops";
+            errorMessage: string;
         };
-        TokenInfo: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            address: string;
-            symbol: string;
-            name: string;
-            decimals: number;
+        /** @description Points of one points type per receiver. */
+        PartnerPointsByReceiver: {
+            points_type: string;
+            last_block: number;
+            total_points: string;
+            items: components["schemas"]["PartnerPointsByReceiverItem"][];
         };
-        LiquidityRequest: {
-            /**
-             * @description A deployment input token with a configured liquidity output token
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            tokenIn: string;
-            /** @description Restricts `solvers` and `totalLiquidity` to this solver; takes precedence over solverIds */
-            solverId?: string;
-            /** @description Restricts `solvers` and `totalLiquidity` to these solvers (`[]` selects none) */
-            solverIds?: string[];
-        };
-        LiquiditySnapshot: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            tokenIn: string;
-            /**
-             * @description The output token all liquidity is denominated in, fixed per tokenIn by the deployment
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            tokenOut: string;
-            tokenInInfo: components["schemas"]["TokenInfo"];
-            tokenOutInfo: components["schemas"]["TokenInfo"];
-            /**
-             * @description tokenOut base units
-             * @example 1000000000000000000
-             */
-            totalLiquidity: string;
-            /** @description Liquidity descending, ties by solverId; solvers without inventory are omitted */
-            solvers: {
-                solverId: string;
-                /**
-                 * @description tokenOut base units
-                 * @example 1000000000000000000
-                 */
-                liquidity: string;
-            }[];
-        };
-        LiquidityBatchRequest: {
-            /** @description 1 to 20 distinct input tokens (compared case-insensitively) */
-            tokensIn: string[];
-            /** @description Restricts `solvers` and `totalLiquidity` to this solver; takes precedence over solverIds */
-            solverId?: string;
-            /** @description Restricts `solvers` and `totalLiquidity` to these solvers (`[]` selects none) */
-            solverIds?: string[];
-        };
-        LiquidityBatchResponse: {
-            /** @description One snapshot per token, in request order */
-            tokensIn: components["schemas"]["LiquiditySnapshot"][];
-        };
-        PartnerPointsByVaultItem: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            vault_address: string;
-            points: string;
+        /** @description Points of one points type per receiver. */
+        PartnerPointsByReceiverInput: {
+            points_type: string;
+            last_block: number;
+            total_points: string;
+            items: components["schemas"]["PartnerPointsByReceiverItemInput"][];
         };
         PartnerPointsByReceiverItem: {
             /**
@@ -2454,7 +2174,33 @@ export interface components {
             receiver_address: string;
             points: string;
         };
+        PartnerPointsByReceiverItemInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            receiver_address: string;
+            points: string;
+        };
+        /** @description Points of one points type per receiver type. */
+        PartnerPointsByReceiverType: {
+            points_type: string;
+            last_block: number;
+            total_points: string;
+            items: components["schemas"]["PartnerPointsByReceiverTypeItem"][];
+        };
+        /** @description Points of one points type per receiver type. */
+        PartnerPointsByReceiverTypeInput: {
+            points_type: string;
+            last_block: number;
+            total_points: string;
+            items: components["schemas"]["PartnerPointsByReceiverTypeItemInput"][];
+        };
         PartnerPointsByReceiverTypeItem: {
+            receiver_type: string;
+            points: string;
+        };
+        PartnerPointsByReceiverTypeItemInput: {
             receiver_type: string;
             points: string;
         };
@@ -2465,42 +2211,28 @@ export interface components {
             total_points: string;
             items: components["schemas"]["PartnerPointsByVaultItem"][];
         };
-        /** @description Points of one points type per receiver. */
-        PartnerPointsByReceiver: {
+        /** @description Points of one points type per vault. */
+        PartnerPointsByVaultInput: {
             points_type: string;
             last_block: number;
             total_points: string;
-            items: components["schemas"]["PartnerPointsByReceiverItem"][];
+            items: components["schemas"]["PartnerPointsByVaultItemInput"][];
         };
-        /** @description Points of one points type per receiver type. */
-        PartnerPointsByReceiverType: {
-            points_type: string;
-            last_block: number;
-            total_points: string;
-            items: components["schemas"]["PartnerPointsByReceiverTypeItem"][];
-        };
-        MetadataLink: {
-            name: string;
-            type: string;
-            url: string;
-        };
-        /** @description Entry metadata; no other fields are allowed. */
-        Metadata: {
-            name: string;
-            description?: string;
-            /** Format: uri */
-            icon?: string;
-            tags?: string[];
-            links?: components["schemas"]["MetadataLink"][];
-        };
-        /** @description A network or an operator. */
-        PartnerEntity: {
+        PartnerPointsByVaultItem: {
             /**
              * @description EVM address; any case accepted, returned lowercase
              * @example 0x0000000000000000000000000000000000000001
              */
-            address: string;
-            meta: components["schemas"]["Metadata"];
+            vault_address: string;
+            points: string;
+        };
+        PartnerPointsByVaultItemInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            vault_address: string;
+            points: string;
         };
         PartnerVault: {
             /**
@@ -2524,101 +2256,27 @@ export interface components {
             tvl: number;
             meta: components["schemas"]["Metadata"];
         };
-        PartnerCurator: {
+        PartnerVaultInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            address: string;
+            /**
+             * @description `pre-deposit`: legacy default-collateral wrapper; `v1`: vault factory versions 1–2; `v2`: version 3 (ERC-4626)
+             * @enum {string}
+             */
+            vaultType: "pre-deposit" | "v1" | "v2";
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            collateral: string;
             /** @example re7-labs */
-            id: string;
-            meta: components["schemas"]["Metadata"];
-            /** @description Approved vaults the curator curates, sorted */
-            vaults: string[];
-        };
-        CheckApprovalRequest: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            walletAddress: string;
-            chainId: number;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            token: string;
-            /**
-             * @description uint256 as a decimal string
-             * @example 1000000000000000000
-             */
-            amount: string;
-        };
-        TransactionRequest: {
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            to: string;
-            data: string;
-            /**
-             * @description Native value to send, a decimal string (always "0")
-             * @constant
-             */
-            value: "0";
-        };
-        CheckApprovalResponse: {
-            /**
-             * Format: uuid
-             * @description UUID of this HTTP attempt; equals the X-Request-Id header
-             */
-            requestId: string;
-            /** @description approve(Reactor, 0): resets a nonzero but insufficient allowance; send it before `approval` */
-            cancel: components["schemas"]["TransactionRequest"] | null;
-            /** @description approve(Reactor, max uint256) */
-            approval: components["schemas"]["TransactionRequest"] | null;
-        };
-        QuoteRequest: {
-            tokenInChainId: number;
-            tokenOutChainId: number;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            tokenIn: string;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            tokenOut: string;
-            /** @constant */
-            type: "EXACT_INPUT";
-            /**
-             * @description Input amount in tokenIn base units
-             * @example 1000000000000000000
-             */
-            amount: string;
-            /**
-             * @description EVM address; any case accepted, returned lowercase
-             * @example 0x0000000000000000000000000000000000000001
-             */
-            swapper: string;
-            outputs: {
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                token: string;
-                /**
-                 * @description EVM address; any case accepted, returned lowercase
-                 * @example 0x0000000000000000000000000000000000000001
-                 */
-                recipient?: string;
-                portionBps?: number;
-            }[];
-            solverIds?: string[];
-            /**
-             * @default BEST_PRICE
-             * @constant
-             */
-            routingPreference: "BEST_PRICE";
-            /** @constant */
-            permitAmount?: "EXACT";
+            curatorId?: string;
+            totalSupply: string;
+            tvl: number;
+            meta: components["schemas"]["MetadataInput"];
         };
         Quote: {
             /** Format: uuid */
@@ -2672,6 +2330,277 @@ export interface components {
                  */
                 nonce: string;
             };
+        };
+        QuoteEntry: {
+            solver: {
+                id: string;
+                name: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                filler: string;
+                metadata: {
+                    /** Format: uri */
+                    logoUrl?: string;
+                };
+            };
+            quote: components["schemas"]["Quote"];
+            signatureData: components["schemas"]["SignatureData"];
+        };
+        QuoteEntryInput: {
+            solver: {
+                id: string;
+                name: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                filler: string;
+                metadata: {
+                    /** Format: uri */
+                    logoUrl?: string;
+                };
+            };
+            quote: components["schemas"]["QuoteInput"];
+            signatureData: components["schemas"]["SignatureDataInput"];
+        };
+        QuoteInput: {
+            /** Format: uuid */
+            quoteId: string;
+            aggregatedOutputs: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+            }[];
+            orderInfo: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                tokenIn: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amountIn: string;
+                outputs: {
+                    /**
+                     * @description EVM address; any case accepted, returned lowercase
+                     * @example 0x0000000000000000000000000000000000000001
+                     */
+                    token: string;
+                    /**
+                     * @description EVM address; any case accepted, returned lowercase
+                     * @example 0x0000000000000000000000000000000000000001
+                     */
+                    recipient: string;
+                    /**
+                     * @description uint256 as a decimal string
+                     * @example 1000000000000000000
+                     */
+                    amount: string;
+                    portionBps?: number;
+                }[];
+                /** @description Unix seconds: the quote's expiry and the Request's deadline */
+                deadline: number;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                nonce: string;
+            };
+        };
+        QuoteRequest: {
+            tokenInChainId: number;
+            tokenOutChainId: number;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenOut: string;
+            /** @constant */
+            type: "EXACT_INPUT";
+            /**
+             * @description Input amount in tokenIn base units
+             * @example 1000000000000000000
+             */
+            amount: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            swapper: string;
+            outputs: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient?: string;
+                portionBps?: number;
+            }[];
+            solverIds?: string[];
+            /**
+             * @default BEST_PRICE
+             * @constant
+             */
+            routingPreference: "BEST_PRICE";
+            /** @constant */
+            permitAmount?: "EXACT";
+        };
+        QuoteRequestInput: {
+            tokenInChainId: number;
+            tokenOutChainId: number;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenOut: string;
+            /** @constant */
+            type: "EXACT_INPUT";
+            /**
+             * @description Input amount in tokenIn base units
+             * @example 1000000000000000000
+             */
+            amount: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            swapper: string;
+            outputs: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient?: string;
+                portionBps?: number;
+            }[];
+            solverIds?: string[];
+            /**
+             * @default BEST_PRICE
+             * @constant
+             */
+            routingPreference?: "BEST_PRICE";
+            /** @constant */
+            permitAmount?: "EXACT";
+        };
+        QuoteResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** @constant */
+            routing: "Priority";
+            quotes: components["schemas"]["QuoteEntry"][];
+        };
+        QuoteResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** @constant */
+            routing: "Priority";
+            quotes: components["schemas"]["QuoteEntryInput"][];
+        };
+        ResolveDiscountRequest: {
+            /** @description A leg's `discountId` from a quote request */
+            discountId: string;
+        } | {
+            discountIds: string[];
+        } | {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            adapter: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenToRedeem: string;
+        } | {
+            adapters: string[];
+            tokensToRedeem: string[];
+        };
+        ResolveDiscountRequestInput: {
+            /** @description A leg's `discountId` from a quote request */
+            discountId: string;
+        } | {
+            discountIds: string[];
+        } | {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            adapter: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenToRedeem: string;
+        } | {
+            adapters: string[];
+            tokensToRedeem: string[];
+        };
+        /** @description Everything of an Executor `DiscountSwapInput` but `recipient` and `amountIn`, which the filler chooses: `{adapter, discountSwap: {discount, signerSignature, protocolDeadline}, protocolSignature, recipient, amountIn}`. */
+        ResolvedDiscount: {
+            discountId: string;
+            /** @description The Discount the signer signed, with its adapter */
+            discount: components["schemas"]["DiscountTerms"];
+            /** @description The signer's signature of the Discount */
+            signerSignature: string;
+            /** @description Unix seconds (chain time): the co-signature's expiry, 90 s after the latest block */
+            protocolDeadline: number;
+            /** @description The protocol signer's EIP-712 signature of `DiscountSwap` (adapter domain) */
+            protocolSignature: string;
+        };
+        ResolvedDiscountBatch: {
+            discounts: components["schemas"]["ResolvedDiscount"][];
+        };
+        ResolvedDiscountBatchInput: {
+            discounts: components["schemas"]["ResolvedDiscountInput"][];
+        };
+        /** @description Everything of an Executor `DiscountSwapInput` but `recipient` and `amountIn`, which the filler chooses: `{adapter, discountSwap: {discount, signerSignature, protocolDeadline}, protocolSignature, recipient, amountIn}`. */
+        ResolvedDiscountInput: {
+            discountId: string;
+            /** @description The Discount the signer signed, with its adapter */
+            discount: components["schemas"]["DiscountTermsInput"];
+            /** @description The signer's signature of the Discount */
+            signerSignature: string;
+            /** @description Unix seconds (chain time): the co-signature's expiry, 90 s after the latest block */
+            protocolDeadline: number;
+            /** @description The protocol signer's EIP-712 signature of `DiscountSwap` (adapter domain) */
+            protocolSignature: string;
         };
         /** @description EIP-712 typed data to sign (eth_signTypedData_v4) */
         SignatureData: {
@@ -2743,76 +2672,147 @@ export interface components {
                 protocol: string;
             };
         };
-        QuoteEntry: {
-            solver: {
-                id: string;
+        /** @description EIP-712 typed data to sign (eth_signTypedData_v4) */
+        SignatureDataInput: {
+            domain: {
                 name: string;
+                version: string;
+                chainId: number;
                 /**
                  * @description EVM address; any case accepted, returned lowercase
                  * @example 0x0000000000000000000000000000000000000001
                  */
-                filler: string;
-                metadata: {
-                    /** Format: uri */
-                    logoUrl?: string;
-                };
+                verifyingContract: string;
             };
-            quote: components["schemas"]["Quote"];
-            signatureData: components["schemas"]["SignatureData"];
-        };
-        QuoteResponse: {
-            /**
-             * Format: uuid
-             * @description UUID of this HTTP attempt; equals the X-Request-Id header
-             */
-            requestId: string;
-            /** @constant */
-            routing: "Priority";
-            quotes: components["schemas"]["QuoteEntry"][];
-        };
-        OrderRequest: {
-            quote: {
-                /** Format: uuid */
-                quoteId: string;
-                aggregatedOutputs: {
-                    token: string;
-                    amount: string;
+            /** @description The Request and Output struct types only, as the real backend returns them (no EIP712Domain: ethers v6 signs them as-is). A raw eth_signTypedData_v4 call must add EIP712Domain from the domain's fields. */
+            types: {
+                Request: {
+                    name: string;
+                    type: string;
                 }[];
-                orderInfo: {
-                    tokenIn: string;
-                    amountIn: string;
-                    outputs: {
-                        token: string;
-                        recipient?: string;
-                        amount: string;
-                        /** @description Compared only when present (the real order request has no such field) */
-                        portionBps?: number;
-                    }[];
-                    deadline: number;
-                    nonce: string;
+                Output: {
+                    name: string;
+                    type: string;
+                }[];
+            };
+            /** @constant */
+            primaryType: "Request";
+            value: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                tokenIn: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amountIn: string;
+                outputs: {
+                    /**
+                     * @description EVM address; any case accepted, returned lowercase
+                     * @example 0x0000000000000000000000000000000000000001
+                     */
+                    token: string;
+                    /**
+                     * @description uint256 as a decimal string
+                     * @example 1000000000000000000
+                     */
+                    amount: string;
+                    /**
+                     * @description EVM address; any case accepted, returned lowercase
+                     * @example 0x0000000000000000000000000000000000000001
+                     */
+                    recipient: string;
+                }[];
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                deadline: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                nonce: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                protocol: string;
+            };
+        };
+        SwapError: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "UNAUTHORIZED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                message: string;
+                status: number;
+                /** Format: date-time */
+                timestamp: string;
+                details?: {
+                    [key: string]: unknown;
                 };
             };
-            signature: string;
         };
-        OrderResponse: {
-            /**
-             * Format: uuid
-             * @description UUID of this HTTP attempt; equals the X-Request-Id header
-             */
-            requestId: string;
-            /** Format: uuid */
-            orderId: string;
-            /** @enum {string} */
-            orderStatus: "open" | "filled" | "expired" | "error" | "cancelled" | "insufficient-funds";
+        SwapErrorInput: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "UNAUTHORIZED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                message: string;
+                status: number;
+                /** Format: date-time */
+                timestamp: string;
+                details?: {
+                    [key: string]: unknown;
+                };
+            };
         };
-        Health: {
-            /** @enum {string} */
-            status: "ok" | "draining";
+        TokenInfo: {
             /**
-             * Format: date-time
-             * @description The server's time of the answer (ISO 8601, UTC)
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
              */
-            timestamp: string;
+            address: string;
+            symbol: string;
+            name: string;
+            decimals: number;
+        };
+        TokenInfoInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            address: string;
+            symbol: string;
+            name: string;
+            decimals: number;
+        };
+        TransactionRequest: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            to: string;
+            data: string;
+            /**
+             * @description Native value to send, a decimal string (always "0")
+             * @constant
+             */
+            value: "0";
+        };
+        TransactionRequestInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            to: string;
+            data: string;
+            /**
+             * @description Native value to send, a decimal string (always "0")
+             * @constant
+             */
+            value: "0";
         };
     };
     responses: never;
