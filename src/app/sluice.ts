@@ -15,6 +15,8 @@
 import { type Clock, systemClock } from "../clock.ts";
 import { checkInternalListener, type Env, httpTimeouts } from "../config/env.ts";
 import type { Database } from "../db/client.ts";
+import { DemoPage } from "../demo-page/assets.ts";
+import { DevRpcRelay } from "../devnet/rpc-relay.ts";
 import { Lifecycle } from "../http/lifecycle.ts";
 import { createHttpMetrics } from "../http/metrics.ts";
 import { documentExamples } from "../http/openapi-examples.ts";
@@ -141,7 +143,14 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     solverDiscounts: deployment.discounts.solverDiscounts,
     dev: {
       deployment: deployment.deployment,
-      ...(options.deployment?.faucet ? { faucet: options.deployment.faucet } : {}),
+      // A devnet (it has a faucet) also relays its chain to the demo page, which it serves.
+      ...(options.deployment?.faucet
+        ? {
+            faucet: options.deployment.faucet,
+            rpc: new DevRpcRelay(options.deployment.rpcUrls[0]!),
+            demoPage: new DemoPage(),
+          }
+        : {}),
     },
     publicUrl: env.PUBLIC_URL,
     internalAuth: env.INTERNAL_API_AUTH,

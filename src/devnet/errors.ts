@@ -26,3 +26,11 @@ export class FaucetBundleIncompleteError extends BaseError {
     super("The faucet bundle has no ETH or no input token");
   }
 }
+
+/** The devnet's node did not answer a relayed JSON-RPC call (POST /dev/rpc). */
+export class DevRpcUnavailableError extends BaseError {
+  override name = "DevRpcUnavailableError";
+  constructor(cause: unknown) {
+    super("The devnet's node did not answer", { cause });
+  }
+}

@@ -1,7 +1,12 @@
 // The one table from a named domain failure to its HTTP answer: the envelope (swap flow or partner), the status and
 // the code. The message and details are the error's own. Failures the framework detects (validation, unknown paths,
 // unreadable bodies, parser errors, the database out of reach, unhandled errors) keep their codes below.
-import { DevOnlyError, FaucetBundleIncompleteError, FaucetError } from "../devnet/errors.ts";
+import {
+  DevOnlyError,
+  DevRpcUnavailableError,
+  FaucetBundleIncompleteError,
+  FaucetError,
+} from "../devnet/errors.ts";
 import {
   DiscountNotLiveError,
   DiscountRejectedError,
@@ -141,6 +146,7 @@ export const ERROR_TABLE = [
   swap(DevOnlyError, 403, "DEV_ONLY"),
   swap(FaucetError, 500, "INTERNAL"),
   swap(FaucetBundleIncompleteError, 500, "INTERNAL"),
+  swap(DevRpcUnavailableError, 500, "INTERNAL"),
   // The points routes (partner envelope).
   partner(NoPointsDataError, 404, "noData"),
   partner(UnknownVaultError, 404, "noResultsFound"),

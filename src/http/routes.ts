@@ -14,6 +14,7 @@ import type { PointsService } from "../points/service.ts";
 import type { RegistryResponses } from "../registry/responses.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
 import type { QuoteService } from "../swap/quote-service.ts";
+import * as demoPage from "./handlers/demo-page.ts";
 import * as dev from "./handlers/dev.ts";
 import * as discounts from "./handlers/discounts.ts";
 import * as liquidity from "./handlers/liquidity.ts";
@@ -113,5 +114,9 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "GET", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetBundleSchema, handler: dev.faucetBundle(services.dev) }),
     route({ method: "POST", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetSchema, handler: dev.faucet(services.dev) }),
     route({ method: "POST", url: "/dev/fund", listener: "public", onRequest: devOnly, schema: dev.fundSchema, handler: dev.fundWallet(services.dev) }),
+    route({ method: "POST", url: "/dev/rpc", listener: "public", onRequest: devOnly, schema: demoPage.rpcSchema, handler: demoPage.rpc(services.dev) }),
+    // The swap demo page, at the root where a person types it (README "## Demo page").
+    route({ method: "GET", url: "/demo", listener: "public", atRoot: true, onRequest: devOnly, schema: demoPage.pageSchema, handler: demoPage.page(services.dev) }),
+    route({ method: "GET", url: "/demo/page.js", listener: "public", atRoot: true, onRequest: devOnly, schema: demoPage.pageSchema, handler: demoPage.script(services.dev) }),
   ];
 }

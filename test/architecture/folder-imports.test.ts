@@ -1,6 +1,8 @@
 // Folders import each other in one direction only: a loop between two domain folders means neither can be read,
 // tested or replaced without the other. The drizzle schema file, which re-exports every domain's tables for
 // drizzle-kit, is the one file allowed to import upwards.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { folderImports, folderLoops } from "./folder-graph.ts";
@@ -37,4 +39,20 @@ describe("the folders of src/", () => {
     );
     expect(upward.map((edge) => edge.example)).toEqual([]);
   });
+
+  it("keeps src/client standalone: it imports only its own files and viem (sluice/client ships alone)", () => {
+    const clientDir = join(SRC, "client");
+    const outside = readdirSync(clientDir)
+      .filter((name) => name.endsWith(".ts"))
+      .flatMap((name) =>
+        [...readFileSync(join(clientDir, name), "utf8").matchAll(SPECIFIER)]
+          .map((match) => match[1] ?? match[2]!)
+          .filter((specifier) => !/^\.\/[^/]+$/.test(specifier) && !/^viem(\/|$)/.test(specifier))
+          .map((specifier) => `client/${name} → ${specifier}`),
+      );
+    expect(outside).toEqual([]);
+  });
 });
+
+/** Every module specifier of a file: `import/export … from "x"`, `import "x"` and `import("x")`. */
+const SPECIFIER = /(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\s*\(?\s*["']([^"']+)["']/g;

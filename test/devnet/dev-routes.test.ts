@@ -42,6 +42,10 @@ describe("dev helpers off the devnet", () => {
     { method: "POST", url: "/api/v1/dev/fund", payload: { walletAddress: WALLET } },
     // Refused before validation: a malformed body still learns it is on the wrong deployment.
     { method: "POST", url: "/api/v1/dev/fund", payload: { walletAddress: "nope" } },
+    // The demo page and the chain relay it uses.
+    { method: "POST", url: "/api/v1/dev/rpc", payload: { jsonrpc: "2.0", id: 1, method: "eth_chainId" } },
+    { method: "GET", url: "/demo" },
+    { method: "GET", url: "/demo/page.js" },
   ] as const;
 
   for (const name of ["public network", "local deployment without a faucet"]) {

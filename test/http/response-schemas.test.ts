@@ -26,8 +26,11 @@ import { createTestServer, placeholderDeployment, unstartedDeployment } from "..
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import { createSwapTestApp, type SwapTestApp, testDeployment } from "../support/swap.ts";
 
-/** Routes without a response schema on purpose: the Prometheus text, the document and its docs page, CORS preflights. */
-const UNDECLARED = /^(GET (\/metrics|\/api\/v1\/openapi\.json|\/api\/v1\/docs\b)|OPTIONS \*$)/;
+/**
+ * Routes without a response schema on purpose: the Prometheus text, the document and its docs page, the devnet's demo
+ * page (HTML and its script), CORS preflights.
+ */
+const UNDECLARED = /^(GET (\/metrics|\/api\/v1\/openapi\.json|\/api\/v1\/docs\b|\/demo\b)|OPTIONS \*$)/;
 
 const VAULT = address("a", 1);
 const RECEIVER = address("b", 1);
@@ -297,6 +300,14 @@ describe("every route's real answers match the schemas it declares", () => {
     await expectAnswer(app, 200, "POST", "/api/v1/dev/faucet", { payload: { walletAddress: wallet } });
     await expectAnswer(app, 200, "POST", "/api/v1/dev/fund", { payload: { walletAddress: wallet } });
     await expectAnswer(app, 400, "POST", "/api/v1/dev/fund", { payload: { walletAddress: zeroAddress } });
+    // The demo page's relay: a relayed read, a refused method (JSON-RPC's own error), a body that is not JSON-RPC.
+    await expectAnswer(app, 200, "POST", "/api/v1/dev/rpc", {
+      payload: { jsonrpc: "2.0", id: 1, method: "eth_chainId" },
+    });
+    await expectAnswer(app, 200, "POST", "/api/v1/dev/rpc", {
+      payload: { jsonrpc: "2.0", id: 2, method: "anvil_setBalance", params: [] },
+    });
+    await expectAnswer(app, 400, "POST", "/api/v1/dev/rpc", { payload: { method: "eth_chainId" } });
 
     // Last, since it moves the server's clock past every quote issued so far: an expired quote.
     const late = await signedQuote(chain, app);

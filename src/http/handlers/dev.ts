@@ -2,9 +2,11 @@
 // bundle to a wallet) and POST /dev/fund (ETH and the input token). Only a local deployment with a faucet serves
 // them; anywhere else every one of them answers 403 DEV_ONLY, so a production client learns it is on the wrong
 // deployment instead of meeting a 404.
+import type { DemoPage } from "../../demo-page/assets.ts";
 import type { Deployment } from "../../deployment/schema.ts";
 import { DevOnlyError, FaucetBundleIncompleteError, FaucetError } from "../../devnet/errors.ts";
 import { type DevFaucet, type FaucetAsset, NATIVE_TOKEN } from "../../devnet/faucet.ts";
+import type { DevRpcRelay } from "../../devnet/rpc-relay.ts";
 import {
   DevFaucetFundResponseSchema,
   DevFaucetResponseSchema,
@@ -17,6 +19,9 @@ import type { Handler } from "../route.ts";
 export interface DevHelpers {
   deployment: Pick<Deployment, "local" | "inputTokens">;
   faucet?: DevFaucet;
+  /** The devnet's chain relayed to the demo page, and the page (./demo-page.ts; the devnet has all three). */
+  rpc?: DevRpcRelay;
+  demoPage?: DemoPage;
 }
 
 const DEV_ONLY_ERRORS = [DevOnlyError, FaucetError, FaucetBundleIncompleteError];

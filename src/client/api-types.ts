@@ -1,0 +1,41 @@
+// The wire types the client speaks, named. Each is read from the generated OpenAPI types (openapi.gen.ts) by path
+// and operation, not by component name, so they follow the document when its schemas are renamed.
+import type { paths } from "./openapi.gen.ts";
+
+type JsonBody<Operation> = Operation extends {
+  requestBody?: { content: { "application/json": infer Body } };
+}
+  ? Body
+  : never;
+type JsonAnswer<Operation, Status extends number = 200> = Operation extends {
+  responses: { [S in Status]: { content: { "application/json": infer Body } } };
+}
+  ? Body
+  : never;
+
+export type QuoteRequest = JsonBody<paths["/quote"]["post"]>;
+export type QuoteResponse = JsonAnswer<paths["/quote"]["post"]>;
+/** One solver's quote: `solver` (id, name, logo), `quote` (what POST /order takes back), `signatureData`. */
+export type QuoteEntry = QuoteResponse["quotes"][number];
+export type SignatureData = QuoteEntry["signatureData"];
+
+export type CheckApprovalRequest = JsonBody<paths["/check_approval"]["post"]>;
+export type CheckApprovalResponse = JsonAnswer<paths["/check_approval"]["post"]>;
+/** A transaction for the wallet to send as is (`to`, `data`, `value`…). */
+export type ApprovalTransaction = NonNullable<CheckApprovalResponse["approval"]>;
+
+export type OrderRequest = JsonBody<paths["/order"]["post"]>;
+export type OrderResponse = JsonAnswer<paths["/order"]["post"]>;
+
+export type OrdersQuery = NonNullable<paths["/orders"]["get"]["parameters"]["query"]>;
+export type OrdersResponse = JsonAnswer<paths["/orders"]["get"]>;
+export type Order = OrdersResponse["orders"][number];
+export type OrderStatus = Order["orderStatus"];
+
+/** The swap flow's error codes, as the document lists them. */
+export type SwapErrorCode = JsonAnswer<paths["/quote"]["post"], 400>["error"]["code"];
+
+export type DevFaucetResponse = JsonAnswer<paths["/dev/faucet"]["get"]>;
+export type DevFaucetAsset = DevFaucetResponse["assets"][number];
+export type DevFaucetFundResponse = JsonAnswer<paths["/dev/faucet"]["post"]>;
+export type DevFundResponse = JsonAnswer<paths["/dev/fund"]["post"]>;

@@ -1,0 +1,16 @@
+// sluice/client: a typed client of Sluice's swap flow for wallet apps. viem is its only dependency (a peer); it
+// runs in Node 20+ and in browsers. See README "## Client".
+export type * from "./api-types.ts";
+export {
+  type CallOptions,
+  type CheckApprovalParams,
+  createSluiceClient,
+  type QuoteParams,
+  type SluiceClient,
+  type SluiceClientOptions,
+  type WaitForOrderOptions,
+} from "./client.ts";
+export { OrderWaitTimeoutError, SluiceApiError } from "./errors.ts";
+export type { paths as SluiceApiPaths } from "./openapi.gen.ts";
+export { type QuoteSigner, signerAddress, signQuote } from "./signing.ts";
+export type { Fetch } from "./transport.ts";

@@ -1,0 +1,2825 @@
+// GENERATED from Sluice's own GET /api/v1/openapi.json by openapi-typescript: do not edit by hand.
+// Regenerate with `npm run client:types` (starts a devnet in a temporary directory, reads the document it serves and
+// rewrites this file). test/client/client.test.ts fails when this file and the running server's document drift.
+export interface paths {
+    "/check_approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ERC-20 approval transactions for the Reactor
+         * @description Allowance sufficient: both null. Allowance zero: only `approval` (approve the Reactor for max uint256). Allowance nonzero but short: `cancel` (approve 0) then `approval`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CheckApprovalRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CheckApprovalResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/faucet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The faucet bundle (local devnet only)
+         * @description The ERC-20s POST /dev/faucet sends (it also sends ETH for gas, not listed). 403 `DEV_ONLY` on any deployment but a local devnet.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DevFaucetResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Send the faucet bundle to a wallet (local devnet only)
+         * @description Sends every asset of the bundle (the ERC-20s GET /dev/faucet lists, and ETH for gas) and answers once the transfers are mined; `fundedAssets` lists the ERC-20s. 403 `DEV_ONLY` on any deployment but a local devnet.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DevFundRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DevFaucetFundResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/fund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Top a wallet up with ETH and the input token (local devnet only)
+         * @description Sends the bundle's ETH and input token and answers once the transfers are mined. 403 `DEV_ONLY` on any deployment but a local devnet.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DevFundRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DevFundResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/discount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a signed discount, or cancel one
+         * @description `discount` is the EIP-712 `Discount(address tokenToRedeem,uint256 discount,address signer,address protocol,uint256 nonce,uint48 deadline)` (domain `LiquidLaneAdapter`, version `1`, the chain id, the adapter as verifying contract) plus the adapter; `signature` is the signer's. The signer must be authorized on the adapter (owner, market maker or `isFiller(marketMaker, signer)`).
+         *
+         *     Publish (`deadline` > 0): `protocol` must be the deployment's protocol signer, `minDiscount ≤ discount ≤ 1000000` ppm, the nonce unused on the adapter and the deadline after the latest block's timestamp; the discount then replaces whatever the pair (adapter, tokenToRedeem) had, and counts once this answers 200.
+         *
+         *     Cancel (`deadline` 0): any validly signed request of an authorized signer deletes the pair's discount and answers its id (with none stored, the cancel's own digest). Each cancel works once, and a cancelled discount can never be published again. Cancelling is backend-only: nothing is retracted on-chain.
+         *
+         *     Errors: 400 `VALIDATION_FAILED`; 400 `INVALID_SIGNATURE`; 403 `UNAUTHORIZED_SIGNER`; `DISCOUNT_REJECTED` with `details.reason` — 400 `unknown_adapter`, `unsupported_token`, `wrong_protocol`, `above_max_discount`, `below_min_discount`, `expired`; 409 `nonce_used`, `cancelled`, `replayed_cancel`. Nothing is stored on failure.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DiscountRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DiscountResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entities/curators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List curators
+         * @description Every curator with its metadata and the approved vaults it curates, sorted by id.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Curators */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerCurator"][];
+                    };
+                };
+                /** @description Not modified: the list still has the ETag given in If-None-Match */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entities/networks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List networks
+         * @description Every network of the registry with its metadata, sorted by address.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Networks */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerEntity"][];
+                    };
+                };
+                /** @description Not modified: the list still has the ETag given in If-None-Match */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entities/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List operators
+         * @description Every operator of the registry with its metadata, sorted by address.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Operators */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerEntity"][];
+                    };
+                };
+                /** @description Not modified: the list still has the ETag given in If-None-Match */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entities/vaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List approved vaults
+         * @description Approved vaults only, with their on-chain fields and metadata, sorted by address.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Approved vaults */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerVault"][];
+                    };
+                };
+                /** @description Not modified: the list still has the ETag given in If-None-Match */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description 200 `ok` while running, 503 `draining` once shutdown starts, each with the server's `timestamp`. Checks no dependency.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Health"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Health"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liquidity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adapter inventory available to each eligible solver
+         * @description A solver's `liquidity` is the sum of the capacities (`getMaxAssets`, tokenOut base units) of the distinct adapters it is offered, under the same authorization and live-discount rules as /quote: its direct legs, plus every live discount leg when it is internal. Unfiltered, `totalLiquidity` counts the internal pool (every discount-leg adapter and every enabled internal solver's direct-leg adapter) once and adds each enabled external solver's liquidity; with `solverId` (which wins) or `solverIds` both `solvers` and the total are restricted to the selected enabled solvers (unknown, reserved and disabled ids select nothing). An adapter shared by the internal pool and an external solver is counted more than once in the total (spec rule 2), so the total can be below the sum of the solver values; it is never below any one of them. No solver is called, nothing is stored and no funds are reserved: quote again before signing.
+         *
+         *     400 `UNSUPPORTED_TOKEN` when tokenIn is not an input token with a liquidity output token.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["LiquidityRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LiquiditySnapshot"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/liquidity-batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Liquidity snapshots for several input tokens
+         * @description One /liquidity snapshot per token, in request order, with `solverId`/`solverIds` applied to every token. A solver's `liquidity` is the sum of the capacities (`getMaxAssets`, tokenOut base units) of the distinct adapters it is offered, under the same authorization and live-discount rules as /quote: its direct legs, plus every live discount leg when it is internal. Unfiltered, `totalLiquidity` counts the internal pool (every discount-leg adapter and every enabled internal solver's direct-leg adapter) once and adds each enabled external solver's liquidity; with `solverId` (which wins) or `solverIds` both `solvers` and the total are restricted to the selected enabled solvers (unknown, reserved and disabled ids select nothing). An adapter shared by the internal pool and an external solver is counted more than once in the total (spec rule 2), so the total can be below the sum of the solver values; it is never below any one of them. No solver is called, nothing is stored and no funds are reserved: quote again before signing.
+         *
+         *     Every token is checked before any inventory is read: a duplicate (compared case-insensitively) answers 400 `DUPLICATE_TOKEN`, an unsupported token 400 `UNSUPPORTED_TOKEN` whose `details.token` names it (`details.tokens` and `details.issues` list every unsupported one).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["LiquidityBatchRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LiquidityBatchResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a signed quote as an order
+         * @description Checks, in order: unknown quote id (404); an existing order for the quote with a valid signature is returned; expired (409); the quote differs from the one issued (400); invalid signature (400); no solver can still honor it (409). The order is counter-signed by the protocol key and stored once per quote.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OrderResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stored orders, newest first
+         * @description At least one of orderId, orderIds, orderHash, orderHashes, orderStatus, swapper, filler is required. `solverId` keeps that solver's orders and `filler` that Executor's; either adds `encodedOrder`, `protocolSignature`, `deadline` and `filler` to the open orders it keeps (public by design: only the order's filler can fill it). `sortKey` orders by createdAt (default) or updatedAt. The whole list is returned (streamed) unless `limit` is given; then `cursor` pages.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    orderId?: string;
+                    /** @description Comma-separated (or repeated) order ids, at most 50 */
+                    orderIds?: string | string[];
+                    orderHash?: string;
+                    /** @description Comma-separated (or repeated) order hashs, at most 50 */
+                    orderHashes?: string | string[];
+                    orderStatus?: "open" | "expired" | "error" | "cancelled" | "filled";
+                    /** @description EVM address; any case accepted, returned lowercase */
+                    swapper?: string;
+                    /** @description Keeps only the orders this Executor fills and adds the execution fields to its open orders */
+                    filler?: string;
+                    /** @description Keeps only this solver's orders and adds the execution fields to its own open orders */
+                    solverId?: string;
+                    sortKey?: "createdAt" | "updatedAt";
+                    sort?: "asc" | "desc";
+                    /** @description Extension: page size; without it the whole list is returned */
+                    limit?: number;
+                    /** @description Extension: the `cursor` of the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OrdersResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/points/receiver/{address}/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A receiver's current points per vault
+         * @description Per points type, that type's newest snapshot; each record's `last_block` is its block. A receiver with no points gets `[]`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description EVM address; any case accepted, returned lowercase */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerPointsByVault"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/points/receiver/{address}/{blockNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deprecated: a receiver's points at a block
+         * @deprecated
+         * @description Retired. Answers 410 with the partner error body to every request, whatever its parameters.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    address: string;
+                    blockNumber: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/points/total/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current points per vault, all vaults
+         * @description Per points type, that type's newest snapshot; each record's `last_block` is its block.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerPointsByVault"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/points/total/{blockNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Points per vault at a block, all vaults
+         * @description Per points type, the snapshot whose block is nearest to `blockNumber` is used (the earlier one on a tie); each record's `last_block` is the block chosen for its type.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Block number, 1 to 9007199254740991 */
+                    blockNumber: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerPointsByVault"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/points/vault/{address}/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A vault's current points per receiver
+         * @description Per points type, that type's newest snapshot; each record's `last_block` is its block. The list is complete (not paginated) and streamed.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description EVM address; any case accepted, returned lowercase */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerPointsByReceiver"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/points/vault/{address}/{blockNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A vault's points per receiver type at a block
+         * @description Per points type, the snapshot whose block is nearest to `blockNumber` is used (the earlier one on a tie); each record's `last_block` is the block chosen for its type.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description EVM address; any case accepted, returned lowercase */
+                    address: string;
+                    /** @description Block number, 1 to 9007199254740991 */
+                    blockNumber: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerPointsByReceiverType"][];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request quotes from solvers
+         * @description Fans out to the enabled solvers with eligible inventory. Quotes are ordered best output first, ties to the faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["QuoteRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["QuoteResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/solver-logos/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Solver logo (PNG)
+         * @description A bundled solver logo. The file name carries the SHA-256 digest of its bytes; responses are immutable for one year.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    filename: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        CheckApprovalRequest: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+            chainId: number;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            token: string;
+            /**
+             * @description uint256 as a decimal string
+             * @example 1000000000000000000
+             */
+            amount: string;
+        };
+        CheckApprovalRequestInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+            chainId: number;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            token: string;
+            /**
+             * @description uint256 as a decimal string
+             * @example 1000000000000000000
+             */
+            amount: string;
+        };
+        CheckApprovalResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** @description approve(Reactor, 0): resets a nonzero but insufficient allowance; send it before `approval` */
+            cancel: components["schemas"]["TransactionRequest"] | null;
+            /** @description approve(Reactor, max uint256) */
+            approval: components["schemas"]["TransactionRequest"] | null;
+        };
+        CheckApprovalResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** @description approve(Reactor, 0): resets a nonzero but insufficient allowance; send it before `approval` */
+            cancel: components["schemas"]["TransactionRequestInput"] | null;
+            /** @description approve(Reactor, max uint256) */
+            approval: components["schemas"]["TransactionRequestInput"] | null;
+        };
+        DevFaucetAsset: {
+            /**
+             * @description ERC-20 token address
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            token: string;
+            symbol: string;
+            name: string;
+            decimals: number;
+            /** @description Amount sent per request, in base units */
+            amount: string;
+            /** @constant */
+            kind: "erc20";
+        };
+        DevFaucetAssetInput: {
+            /**
+             * @description ERC-20 token address
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            token: string;
+            symbol: string;
+            name: string;
+            decimals: number;
+            /** @description Amount sent per request, in base units */
+            amount: string;
+            /** @constant */
+            kind: "erc20";
+        };
+        DevFaucetFundResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+            fundedAssets: components["schemas"]["DevFaucetAsset"][];
+        };
+        DevFaucetFundResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+            fundedAssets: components["schemas"]["DevFaucetAssetInput"][];
+        };
+        DevFaucetResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            assets: components["schemas"]["DevFaucetAsset"][];
+        };
+        DevFaucetResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            assets: components["schemas"]["DevFaucetAssetInput"][];
+        };
+        DevFundRequest: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+        };
+        DevFundRequestInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+        };
+        DevFundResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+            /** @description Wei sent */
+            fundedEth: string;
+            /** @description Base units of `token` sent */
+            fundedToken: string;
+            /**
+             * @description The deployment's input token
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            token: string;
+        };
+        DevFundResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            walletAddress: string;
+            /** @description Wei sent */
+            fundedEth: string;
+            /** @description Base units of `token` sent */
+            fundedToken: string;
+            /**
+             * @description The deployment's input token
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            token: string;
+        };
+        DiscountRequest: {
+            discount: components["schemas"]["DiscountTerms"];
+            /** @description The signer's EIP-712 signature of `Discount` (domain LiquidLaneAdapter / 1 / chainId / the adapter) */
+            signature: string;
+        };
+        DiscountRequestInput: {
+            discount: components["schemas"]["DiscountTermsInput"];
+            /** @description The signer's EIP-712 signature of `Discount` (domain LiquidLaneAdapter / 1 / chainId / the adapter) */
+            signature: string;
+        };
+        DiscountResponse: {
+            /** @description EIP-712 digest of the published Discount; for a cancel, the id of the discount it deleted (or, with none stored, the cancel's own digest) */
+            discountId: string;
+        };
+        DiscountResponseInput: {
+            /** @description EIP-712 digest of the published Discount; for a cancel, the id of the discount it deleted (or, with none stored, the cancel's own digest) */
+            discountId: string;
+        };
+        DiscountTerms: {
+            /**
+             * @description The adapter: the EIP-712 domain's verifying contract
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            adapter: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenToRedeem: string;
+            /**
+             * @description ppm of the gross oracle output (0–1000000)
+             * @example 1000000000000000000
+             */
+            discount: string;
+            /**
+             * @description Signs the Discount; must be authorized on the adapter
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            signer: string;
+            /**
+             * @description The deployment's protocol signer
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            protocol: string;
+            /**
+             * @description Adapter nonce of tokenToRedeem; unused on-chain
+             * @example 1000000000000000000
+             */
+            nonce: string;
+            /** @description Unix seconds (chain time); 0 cancels the pair's discount */
+            deadline: number;
+        };
+        DiscountTermsInput: {
+            /**
+             * @description The adapter: the EIP-712 domain's verifying contract
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            adapter: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenToRedeem: string;
+            /**
+             * @description ppm of the gross oracle output (0–1000000)
+             * @example 1000000000000000000
+             */
+            discount: string;
+            /**
+             * @description Signs the Discount; must be authorized on the adapter
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            signer: string;
+            /**
+             * @description The deployment's protocol signer
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            protocol: string;
+            /**
+             * @description Adapter nonce of tokenToRedeem; unused on-chain
+             * @example 1000000000000000000
+             */
+            nonce: string;
+            /** @description Unix seconds (chain time); 0 cancels the pair's discount */
+            deadline: number;
+        };
+        Health: {
+            /** @enum {string} */
+            status: "ok" | "draining";
+            /**
+             * Format: date-time
+             * @description The server's time of the answer (ISO 8601, UTC)
+             */
+            timestamp: string;
+        };
+        HealthInput: {
+            /** @enum {string} */
+            status: "ok" | "draining";
+            /**
+             * Format: date-time
+             * @description The server's time of the answer (ISO 8601, UTC)
+             */
+            timestamp: string;
+        };
+        LiquidityBatchRequest: {
+            /** @description 1 to 20 distinct input tokens (compared case-insensitively) */
+            tokensIn: string[];
+            /** @description Restricts `solvers` and `totalLiquidity` to this solver; takes precedence over solverIds */
+            solverId?: string;
+            /** @description Restricts `solvers` and `totalLiquidity` to these solvers (`[]` selects none) */
+            solverIds?: string[];
+        };
+        LiquidityBatchRequestInput: {
+            /** @description 1 to 20 distinct input tokens (compared case-insensitively) */
+            tokensIn: string[];
+            /** @description Restricts `solvers` and `totalLiquidity` to this solver; takes precedence over solverIds */
+            solverId?: string;
+            /** @description Restricts `solvers` and `totalLiquidity` to these solvers (`[]` selects none) */
+            solverIds?: string[];
+        };
+        LiquidityBatchResponse: {
+            /** @description One snapshot per token, in request order */
+            tokensIn: components["schemas"]["LiquiditySnapshot"][];
+        };
+        LiquidityBatchResponseInput: {
+            /** @description One snapshot per token, in request order */
+            tokensIn: components["schemas"]["LiquiditySnapshotInput"][];
+        };
+        LiquidityRequest: {
+            /**
+             * @description A deployment input token with a configured liquidity output token
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /** @description Restricts `solvers` and `totalLiquidity` to this solver; takes precedence over solverIds */
+            solverId?: string;
+            /** @description Restricts `solvers` and `totalLiquidity` to these solvers (`[]` selects none) */
+            solverIds?: string[];
+        };
+        LiquidityRequestInput: {
+            /**
+             * @description A deployment input token with a configured liquidity output token
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /** @description Restricts `solvers` and `totalLiquidity` to this solver; takes precedence over solverIds */
+            solverId?: string;
+            /** @description Restricts `solvers` and `totalLiquidity` to these solvers (`[]` selects none) */
+            solverIds?: string[];
+        };
+        LiquiditySnapshot: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /**
+             * @description The output token all liquidity is denominated in, fixed per tokenIn by the deployment
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenOut: string;
+            tokenInInfo: components["schemas"]["TokenInfo"];
+            tokenOutInfo: components["schemas"]["TokenInfo"];
+            /**
+             * @description tokenOut base units
+             * @example 1000000000000000000
+             */
+            totalLiquidity: string;
+            /** @description Liquidity descending, ties by solverId; solvers without inventory are omitted */
+            solvers: {
+                solverId: string;
+                /**
+                 * @description tokenOut base units
+                 * @example 1000000000000000000
+                 */
+                liquidity: string;
+            }[];
+        };
+        LiquiditySnapshotInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /**
+             * @description The output token all liquidity is denominated in, fixed per tokenIn by the deployment
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenOut: string;
+            tokenInInfo: components["schemas"]["TokenInfoInput"];
+            tokenOutInfo: components["schemas"]["TokenInfoInput"];
+            /**
+             * @description tokenOut base units
+             * @example 1000000000000000000
+             */
+            totalLiquidity: string;
+            /** @description Liquidity descending, ties by solverId; solvers without inventory are omitted */
+            solvers: {
+                solverId: string;
+                /**
+                 * @description tokenOut base units
+                 * @example 1000000000000000000
+                 */
+                liquidity: string;
+            }[];
+        };
+        LiveDiscount: {
+            discountId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            adapter: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenToRedeem: string;
+            /**
+             * @description The adapter's vault asset: what the discount pays out
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            collateral: string;
+            collateralDecimals: number;
+            /**
+             * @description ppm of the gross oracle output
+             * @example 1000000000000000000
+             */
+            discount: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            signer: string;
+            /** @description The discount's own deadline (unix seconds, chain time) */
+            deadline: number;
+            /**
+             * @description `getMaxRate(tokenToRedeem)` at the latest block (1e18)
+             * @example 1000000000000000000
+             */
+            maxRate: string;
+            /**
+             * @description `getMaxAssets(tokenToRedeem)` at the latest block
+             * @example 1000000000000000000
+             */
+            maxAssets: string;
+        };
+        LiveDiscountInput: {
+            discountId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            adapter: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenToRedeem: string;
+            /**
+             * @description The adapter's vault asset: what the discount pays out
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            collateral: string;
+            collateralDecimals: number;
+            /**
+             * @description ppm of the gross oracle output
+             * @example 1000000000000000000
+             */
+            discount: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            signer: string;
+            /** @description The discount's own deadline (unix seconds, chain time) */
+            deadline: number;
+            /**
+             * @description `getMaxRate(tokenToRedeem)` at the latest block (1e18)
+             * @example 1000000000000000000
+             */
+            maxRate: string;
+            /**
+             * @description `getMaxAssets(tokenToRedeem)` at the latest block
+             * @example 1000000000000000000
+             */
+            maxAssets: string;
+        };
+        LiveDiscountList: {
+            /**
+             * @description The deployment's protocol signer
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            protocol: string;
+            discounts: components["schemas"]["LiveDiscount"][];
+        };
+        LiveDiscountListInput: {
+            /**
+             * @description The deployment's protocol signer
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            protocol: string;
+            discounts: components["schemas"]["LiveDiscountInput"][];
+        };
+        /** @description Entry metadata; no other fields are allowed. */
+        Metadata: {
+            name: string;
+            description?: string;
+            /** Format: uri */
+            icon?: string;
+            tags?: string[];
+            links?: components["schemas"]["MetadataLink"][];
+        };
+        /** @description Entry metadata; no other fields are allowed. */
+        MetadataInput: {
+            name: string;
+            description?: string;
+            /** Format: uri */
+            icon?: string;
+            tags?: string[];
+            links?: components["schemas"]["MetadataLinkInput"][];
+        };
+        MetadataLink: {
+            name: string;
+            type: string;
+            url: string;
+        };
+        MetadataLinkInput: {
+            name: string;
+            type: string;
+            url: string;
+        };
+        Order: {
+            /** @constant */
+            type: "Priority";
+            /** Format: uuid */
+            orderId: string;
+            orderHash: string;
+            /** @enum {string} */
+            orderStatus: "open" | "filled" | "expired" | "error" | "cancelled" | "insufficient-funds";
+            /** Format: uuid */
+            quoteId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            swapper: string;
+            txHash: string | null;
+            /**
+             * @description uint256 as a decimal string
+             * @example 1000000000000000000
+             */
+            nonce: string;
+            input: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+            };
+            /** @description The committed outputs */
+            outputs: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+            }[];
+            settledAmounts: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient: string;
+                txHash: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            encodedOrder?: string;
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            protocolSignature?: string;
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            deadline?: number;
+            /**
+             * @description Only on open orders asked for by `solverId` or `filler`
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            filler?: string;
+        };
+        OrderInput: {
+            /** @constant */
+            type: "Priority";
+            /** Format: uuid */
+            orderId: string;
+            orderHash: string;
+            /** @enum {string} */
+            orderStatus: "open" | "filled" | "expired" | "error" | "cancelled" | "insufficient-funds";
+            /** Format: uuid */
+            quoteId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            swapper: string;
+            txHash: string | null;
+            /**
+             * @description uint256 as a decimal string
+             * @example 1000000000000000000
+             */
+            nonce: string;
+            input: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+            };
+            /** @description The committed outputs */
+            outputs: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+            }[];
+            settledAmounts: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient: string;
+                txHash: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            encodedOrder?: string;
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            protocolSignature?: string;
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            deadline?: number;
+            /**
+             * @description Only on open orders asked for by `solverId` or `filler`
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            filler?: string;
+        };
+        OrderRequest: {
+            quote: {
+                /** Format: uuid */
+                quoteId: string;
+                aggregatedOutputs: {
+                    token: string;
+                    amount: string;
+                }[];
+                orderInfo: {
+                    tokenIn: string;
+                    amountIn: string;
+                    outputs: {
+                        token: string;
+                        recipient?: string;
+                        amount: string;
+                        /** @description Compared only when present (the real order request has no such field) */
+                        portionBps?: number;
+                    }[];
+                    deadline: number;
+                    nonce: string;
+                };
+            };
+            signature: string;
+        };
+        OrderRequestInput: {
+            quote: {
+                /** Format: uuid */
+                quoteId: string;
+                aggregatedOutputs: {
+                    token: string;
+                    amount: string;
+                }[];
+                orderInfo: {
+                    tokenIn: string;
+                    amountIn: string;
+                    outputs: {
+                        token: string;
+                        recipient?: string;
+                        amount: string;
+                        /** @description Compared only when present (the real order request has no such field) */
+                        portionBps?: number;
+                    }[];
+                    deadline: number;
+                    nonce: string;
+                };
+            };
+            signature: string;
+        };
+        OrderResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** Format: uuid */
+            orderId: string;
+            /** @enum {string} */
+            orderStatus: "open" | "filled" | "expired" | "error" | "cancelled" | "insufficient-funds";
+        };
+        OrderResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** Format: uuid */
+            orderId: string;
+            /** @enum {string} */
+            orderStatus: "open" | "filled" | "expired" | "error" | "cancelled" | "insufficient-funds";
+        };
+        OrdersResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            orders: components["schemas"]["Order"][];
+            /** @description Opaque; pass it back to get the next page; null when nothing follows */
+            cursor: string | null;
+        };
+        OrdersResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            orders: components["schemas"]["OrderInput"][];
+            /** @description Opaque; pass it back to get the next page; null when nothing follows */
+            cursor: string | null;
+        };
+        PartnerCurator: {
+            /** @example re7-labs */
+            id: string;
+            meta: components["schemas"]["Metadata"];
+            /** @description Approved vaults the curator curates, sorted */
+            vaults: string[];
+        };
+        PartnerCuratorInput: {
+            /** @example re7-labs */
+            id: string;
+            meta: components["schemas"]["MetadataInput"];
+            /** @description Approved vaults the curator curates, sorted */
+            vaults: string[];
+        };
+        /** @description A network or an operator. */
+        PartnerEntity: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            address: string;
+            meta: components["schemas"]["Metadata"];
+        };
+        /** @description A network or an operator. */
+        PartnerEntityInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            address: string;
+            meta: components["schemas"]["MetadataInput"];
+        };
+        PartnerError: {
+            /** @enum {string} */
+            errorCode: "noData" | "noResultsFound" | "anErrorOccurred" | "pageNotFound" | "ooops";
+            errorMessage: string;
+        };
+        PartnerErrorInput: {
+            /** @enum {string} */
+            errorCode: "noData" | "noResultsFound" | "anErrorOccurred" | "pageNotFound" | "ooops";
+            errorMessage: string;
+        };
+        /** @description Points of one points type per receiver. */
+        PartnerPointsByReceiver: {
+            points_type: string;
+            last_block: number;
+            total_points: string;
+            items: components["schemas"]["PartnerPointsByReceiverItem"][];
+        };
+        /** @description Points of one points type per receiver. */
+        PartnerPointsByReceiverInput: {
+            points_type: string;
+            last_block: number;
+            total_points: string;
+            items: components["schemas"]["PartnerPointsByReceiverItemInput"][];
+        };
+        PartnerPointsByReceiverItem: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            receiver_address: string;
+            points: string;
+        };
+        PartnerPointsByReceiverItemInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            receiver_address: string;
+            points: string;
+        };
+        /** @description Points of one points type per receiver type. */
+        PartnerPointsByReceiverType: {
+            points_type: string;
+            last_block: number;
+            total_points: string;
+            items: components["schemas"]["PartnerPointsByReceiverTypeItem"][];
+        };
+        /** @description Points of one points type per receiver type. */
+        PartnerPointsByReceiverTypeInput: {
+            points_type: string;
+            last_block: number;
+            total_points: string;
+            items: components["schemas"]["PartnerPointsByReceiverTypeItemInput"][];
+        };
+        PartnerPointsByReceiverTypeItem: {
+            receiver_type: string;
+            points: string;
+        };
+        PartnerPointsByReceiverTypeItemInput: {
+            receiver_type: string;
+            points: string;
+        };
+        /** @description Points of one points type per vault. */
+        PartnerPointsByVault: {
+            points_type: string;
+            last_block: number;
+            total_points: string;
+            items: components["schemas"]["PartnerPointsByVaultItem"][];
+        };
+        /** @description Points of one points type per vault. */
+        PartnerPointsByVaultInput: {
+            points_type: string;
+            last_block: number;
+            total_points: string;
+            items: components["schemas"]["PartnerPointsByVaultItemInput"][];
+        };
+        PartnerPointsByVaultItem: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            vault_address: string;
+            points: string;
+        };
+        PartnerPointsByVaultItemInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            vault_address: string;
+            points: string;
+        };
+        PartnerVault: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            address: string;
+            /**
+             * @description `pre-deposit`: legacy default-collateral wrapper; `v1`: vault factory versions 1–2; `v2`: version 3 (ERC-4626)
+             * @enum {string}
+             */
+            vaultType: "pre-deposit" | "v1" | "v2";
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            collateral: string;
+            /** @example re7-labs */
+            curatorId?: string;
+            totalSupply: string;
+            tvl: number;
+            meta: components["schemas"]["Metadata"];
+        };
+        PartnerVaultInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            address: string;
+            /**
+             * @description `pre-deposit`: legacy default-collateral wrapper; `v1`: vault factory versions 1–2; `v2`: version 3 (ERC-4626)
+             * @enum {string}
+             */
+            vaultType: "pre-deposit" | "v1" | "v2";
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            collateral: string;
+            /** @example re7-labs */
+            curatorId?: string;
+            totalSupply: string;
+            tvl: number;
+            meta: components["schemas"]["MetadataInput"];
+        };
+        Quote: {
+            /** Format: uuid */
+            quoteId: string;
+            aggregatedOutputs: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+            }[];
+            orderInfo: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                tokenIn: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amountIn: string;
+                outputs: {
+                    /**
+                     * @description EVM address; any case accepted, returned lowercase
+                     * @example 0x0000000000000000000000000000000000000001
+                     */
+                    token: string;
+                    /**
+                     * @description EVM address; any case accepted, returned lowercase
+                     * @example 0x0000000000000000000000000000000000000001
+                     */
+                    recipient: string;
+                    /**
+                     * @description uint256 as a decimal string
+                     * @example 1000000000000000000
+                     */
+                    amount: string;
+                    portionBps?: number;
+                }[];
+                /** @description Unix seconds: the quote's expiry and the Request's deadline */
+                deadline: number;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                nonce: string;
+            };
+        };
+        QuoteEntry: {
+            solver: {
+                id: string;
+                name: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                filler: string;
+                metadata: {
+                    /** Format: uri */
+                    logoUrl?: string;
+                };
+            };
+            quote: components["schemas"]["Quote"];
+            signatureData: components["schemas"]["SignatureData"];
+        };
+        QuoteEntryInput: {
+            solver: {
+                id: string;
+                name: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                filler: string;
+                metadata: {
+                    /** Format: uri */
+                    logoUrl?: string;
+                };
+            };
+            quote: components["schemas"]["QuoteInput"];
+            signatureData: components["schemas"]["SignatureDataInput"];
+        };
+        QuoteInput: {
+            /** Format: uuid */
+            quoteId: string;
+            aggregatedOutputs: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+            }[];
+            orderInfo: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                tokenIn: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amountIn: string;
+                outputs: {
+                    /**
+                     * @description EVM address; any case accepted, returned lowercase
+                     * @example 0x0000000000000000000000000000000000000001
+                     */
+                    token: string;
+                    /**
+                     * @description EVM address; any case accepted, returned lowercase
+                     * @example 0x0000000000000000000000000000000000000001
+                     */
+                    recipient: string;
+                    /**
+                     * @description uint256 as a decimal string
+                     * @example 1000000000000000000
+                     */
+                    amount: string;
+                    portionBps?: number;
+                }[];
+                /** @description Unix seconds: the quote's expiry and the Request's deadline */
+                deadline: number;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                nonce: string;
+            };
+        };
+        QuoteRequest: {
+            tokenInChainId: number;
+            tokenOutChainId: number;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenOut: string;
+            /** @constant */
+            type: "EXACT_INPUT";
+            /**
+             * @description Input amount in tokenIn base units
+             * @example 1000000000000000000
+             */
+            amount: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            swapper: string;
+            outputs: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient?: string;
+                portionBps?: number;
+            }[];
+            solverIds?: string[];
+            /**
+             * @default BEST_PRICE
+             * @constant
+             */
+            routingPreference: "BEST_PRICE";
+            /** @constant */
+            permitAmount?: "EXACT";
+        };
+        QuoteRequestInput: {
+            tokenInChainId: number;
+            tokenOutChainId: number;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenOut: string;
+            /** @constant */
+            type: "EXACT_INPUT";
+            /**
+             * @description Input amount in tokenIn base units
+             * @example 1000000000000000000
+             */
+            amount: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            swapper: string;
+            outputs: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient?: string;
+                portionBps?: number;
+            }[];
+            solverIds?: string[];
+            /**
+             * @default BEST_PRICE
+             * @constant
+             */
+            routingPreference?: "BEST_PRICE";
+            /** @constant */
+            permitAmount?: "EXACT";
+        };
+        QuoteResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** @constant */
+            routing: "Priority";
+            quotes: components["schemas"]["QuoteEntry"][];
+        };
+        QuoteResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** @constant */
+            routing: "Priority";
+            quotes: components["schemas"]["QuoteEntryInput"][];
+        };
+        ResolveDiscountRequest: {
+            /** @description A leg's `discountId` from a quote request */
+            discountId: string;
+        } | {
+            discountIds: string[];
+        } | {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            adapter: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenToRedeem: string;
+        } | {
+            adapters: string[];
+            tokensToRedeem: string[];
+        };
+        ResolveDiscountRequestInput: {
+            /** @description A leg's `discountId` from a quote request */
+            discountId: string;
+        } | {
+            discountIds: string[];
+        } | {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            adapter: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenToRedeem: string;
+        } | {
+            adapters: string[];
+            tokensToRedeem: string[];
+        };
+        /** @description Everything of an Executor `DiscountSwapInput` but `recipient` and `amountIn`, which the filler chooses: `{adapter, discountSwap: {discount, signerSignature, protocolDeadline}, protocolSignature, recipient, amountIn}`. */
+        ResolvedDiscount: {
+            discountId: string;
+            /** @description The Discount the signer signed, with its adapter */
+            discount: components["schemas"]["DiscountTerms"];
+            /** @description The signer's signature of the Discount */
+            signerSignature: string;
+            /** @description Unix seconds (chain time): the co-signature's expiry, 90 s after the latest block */
+            protocolDeadline: number;
+            /** @description The protocol signer's EIP-712 signature of `DiscountSwap` (adapter domain) */
+            protocolSignature: string;
+        };
+        ResolvedDiscountBatch: {
+            discounts: components["schemas"]["ResolvedDiscount"][];
+        };
+        ResolvedDiscountBatchInput: {
+            discounts: components["schemas"]["ResolvedDiscountInput"][];
+        };
+        /** @description Everything of an Executor `DiscountSwapInput` but `recipient` and `amountIn`, which the filler chooses: `{adapter, discountSwap: {discount, signerSignature, protocolDeadline}, protocolSignature, recipient, amountIn}`. */
+        ResolvedDiscountInput: {
+            discountId: string;
+            /** @description The Discount the signer signed, with its adapter */
+            discount: components["schemas"]["DiscountTermsInput"];
+            /** @description The signer's signature of the Discount */
+            signerSignature: string;
+            /** @description Unix seconds (chain time): the co-signature's expiry, 90 s after the latest block */
+            protocolDeadline: number;
+            /** @description The protocol signer's EIP-712 signature of `DiscountSwap` (adapter domain) */
+            protocolSignature: string;
+        };
+        /** @description EIP-712 typed data to sign (eth_signTypedData_v4) */
+        SignatureData: {
+            domain: {
+                name: string;
+                version: string;
+                chainId: number;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                verifyingContract: string;
+            };
+            /** @description The Request and Output struct types only, as the real backend returns them (no EIP712Domain: ethers v6 signs them as-is). A raw eth_signTypedData_v4 call must add EIP712Domain from the domain's fields. */
+            types: {
+                Request: {
+                    name: string;
+                    type: string;
+                }[];
+                Output: {
+                    name: string;
+                    type: string;
+                }[];
+            };
+            /** @constant */
+            primaryType: "Request";
+            value: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                tokenIn: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amountIn: string;
+                outputs: {
+                    /**
+                     * @description EVM address; any case accepted, returned lowercase
+                     * @example 0x0000000000000000000000000000000000000001
+                     */
+                    token: string;
+                    /**
+                     * @description uint256 as a decimal string
+                     * @example 1000000000000000000
+                     */
+                    amount: string;
+                    /**
+                     * @description EVM address; any case accepted, returned lowercase
+                     * @example 0x0000000000000000000000000000000000000001
+                     */
+                    recipient: string;
+                }[];
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                deadline: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                nonce: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                protocol: string;
+            };
+        };
+        /** @description EIP-712 typed data to sign (eth_signTypedData_v4) */
+        SignatureDataInput: {
+            domain: {
+                name: string;
+                version: string;
+                chainId: number;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                verifyingContract: string;
+            };
+            /** @description The Request and Output struct types only, as the real backend returns them (no EIP712Domain: ethers v6 signs them as-is). A raw eth_signTypedData_v4 call must add EIP712Domain from the domain's fields. */
+            types: {
+                Request: {
+                    name: string;
+                    type: string;
+                }[];
+                Output: {
+                    name: string;
+                    type: string;
+                }[];
+            };
+            /** @constant */
+            primaryType: "Request";
+            value: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                tokenIn: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amountIn: string;
+                outputs: {
+                    /**
+                     * @description EVM address; any case accepted, returned lowercase
+                     * @example 0x0000000000000000000000000000000000000001
+                     */
+                    token: string;
+                    /**
+                     * @description uint256 as a decimal string
+                     * @example 1000000000000000000
+                     */
+                    amount: string;
+                    /**
+                     * @description EVM address; any case accepted, returned lowercase
+                     * @example 0x0000000000000000000000000000000000000001
+                     */
+                    recipient: string;
+                }[];
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                deadline: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                nonce: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                protocol: string;
+            };
+        };
+        SwapError: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "UNAUTHORIZED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                message: string;
+                status: number;
+                /** Format: date-time */
+                timestamp: string;
+                details?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        SwapErrorInput: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "UNAUTHORIZED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                message: string;
+                status: number;
+                /** Format: date-time */
+                timestamp: string;
+                details?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        TokenInfo: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            address: string;
+            symbol: string;
+            name: string;
+            decimals: number;
+        };
+        TokenInfoInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            address: string;
+            symbol: string;
+            name: string;
+            decimals: number;
+        };
+        TransactionRequest: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            to: string;
+            data: string;
+            /**
+             * @description Native value to send, a decimal string (always "0")
+             * @constant
+             */
+            value: "0";
+        };
+        TransactionRequestInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            to: string;
+            data: string;
+            /**
+             * @description Native value to send, a decimal string (always "0")
+             * @constant
+             */
+            value: "0";
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

@@ -1,0 +1,257 @@
+// sluice/client against a fresh devnet: its generated types match the document the server serves, a whole swap
+// goes through it with a viem wallet client as the signer, its errors carry both envelopes, and the package
+// `npm ci` builds (dist/client) is importable and type-checks from a directory where only viem is installed.
+import { execFile } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import {
+  type Address,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  type Hex,
+  http,
+  isAddress,
+  parseUnits,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLIENT_TYPES_FILE, renderClientTypes } from "../../scripts/client-types.ts";
+import type { DevnetSluice } from "../../src/app/devnet.ts";
+import { buildClientPackage } from "../../src/cli/client-package.ts";
+import {
+  createSluiceClient,
+  OrderWaitTimeoutError,
+  SluiceApiError,
+  type SluiceClient,
+} from "../../src/client/index.ts";
+import { createTransport } from "../../src/client/transport.ts";
+import { devnetClient, startTestDevnet, temporaryDataDir } from "../devnet/support.ts";
+import { REPO_ROOT } from "../support/cli.ts";
+
+const run = promisify(execFile);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe("sluice/client on a fresh devnet", () => {
+  const dataDir = temporaryDataDir();
+  const consumerDir = temporaryDataDir();
+  let devnet: DevnetSluice;
+  let sluice: SluiceClient;
+  beforeAll(async () => {
+    devnet = await startTestDevnet(dataDir.path);
+    sluice = createSluiceClient({ apiUrl: devnet.apiUrl });
+  });
+  afterAll(async () => {
+    await devnet?.sluice.stop();
+    dataDir.remove();
+    consumerDir.remove();
+  });
+
+  it("has the wire types of the document the running server serves (npm run client:types regenerates them)", async () => {
+    const document = await (await fetch(`${devnet.apiUrl}/openapi.json`)).json();
+    const committed = readFileSync(CLIENT_TYPES_FILE, "utf8");
+    const current = await renderClientTypes(document);
+    expect(
+      current === committed,
+      "src/client/openapi.gen.ts differs from the server's document: run `npm run client:types` and commit it",
+    ).toBe(true);
+  });
+
+  it("swaps through quote, checkApproval, submitOrder (a viem wallet client signs) and waitForOrder", async () => {
+    const rpcUrl = devnet.chain.rpcUrl;
+    const chainId = devnet.chain.chainId;
+    const chain = defineChain({
+      id: chainId,
+      name: "devnet",
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [rpcUrl] } },
+    });
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(generatePrivateKey()),
+      chain,
+      transport: http(rpcUrl),
+    });
+    const swapper = wallet.account.address;
+    const funded = await sluice.dev.fund(swapper);
+    const tokenIn = funded.token as Address;
+    const tokenOut = devnet.chain.core.tokens.usd;
+    const amount = parseUnits("50", 18);
+
+    const quoted = await sluice.quote({
+      tokenInChainId: chainId,
+      tokenOutChainId: chainId,
+      tokenIn,
+      tokenOut,
+      amount,
+      swapper,
+      outputs: [{ token: tokenOut }],
+    });
+    expect(quoted.quotes.map((entry) => entry.solver.id).sort()).toEqual(["sluice_alpha", "sluice_beta"]);
+    const approval = await sluice.checkApproval({ walletAddress: swapper, chainId, token: tokenIn, amount });
+    expect(approval.cancel).toBeNull();
+    const approvalTx = approval.approval!;
+    const hash = await wallet.sendTransaction({ to: approvalTx.to as Address, data: approvalTx.data as Hex });
+    await devnetClient(devnet).waitForTransactionReceipt({ hash, pollingInterval: 100 });
+
+    const submitted = await sluice.submitOrder(quoted.quotes[0]!, wallet);
+    expect(submitted).toMatchObject({ orderStatus: "open", orderId: expect.stringMatching(UUID) });
+    const polls: Array<string | undefined> = [];
+    const order = await sluice.waitForOrder(submitted.orderId, {
+      intervalMs: 250,
+      timeoutMs: 30_000,
+      onPoll: (seen) => polls.push(seen?.orderStatus),
+    });
+    expect(order.orderStatus).toBe("filled");
+    expect(polls.at(-1)).toBe("filled");
+    const receipt = await devnetClient(devnet).getTransactionReceipt({ hash: order.txHash as Hex });
+    expect(receipt.status).toBe("success");
+    expect(order.settledAmounts).toEqual(
+      order.outputs.map((output) => ({ ...output, txHash: order.txHash })),
+    );
+    const received = await devnetClient(devnet).readContract({
+      address: tokenOut,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [swapper],
+    });
+    expect(received).toBe(BigInt(order.outputs[0]!.amount));
+
+    // List filters go out comma-separated, as Sluice reads them.
+    const listed = await sluice.orders({
+      orderIds: [submitted.orderId, "00000000-0000-4000-8000-000000000000"],
+    });
+    expect(listed.orders.map((found) => found.orderId)).toEqual([submitted.orderId]);
+  });
+
+  it("throws SluiceApiError with the swap envelope's code, status, details and the X-Request-Id", async () => {
+    const error = await sluice
+      .quote({
+        tokenInChainId: devnet.chain.chainId,
+        tokenOutChainId: devnet.chain.chainId,
+        tokenIn: devnet.chain.core.tokens.rwa,
+        tokenOut: devnet.chain.core.tokens.usd,
+        amount: "not a number",
+        swapper: devnet.chain.core.tokens.rwa,
+        outputs: [{ token: devnet.chain.core.tokens.usd }],
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SluiceApiError);
+    const apiError = error as SluiceApiError;
+    expect(apiError).toMatchObject({ status: 400, code: "VALIDATION_FAILED", envelope: "swap" });
+    expect(apiError.requestId).toMatch(UUID);
+    expect(apiError.details?.issues).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: "amount" })]),
+    );
+  });
+
+  it("reads the partner envelope and bodies that are neither envelope into the same error", async () => {
+    const partner = await createTransport({ apiUrl: devnet.apiUrl })
+      .get("/entities/nothing-here")
+      .catch((caught: unknown) => caught);
+    expect(partner).toMatchObject({ status: 404, code: "pageNotFound", envelope: "partner" });
+    expect((partner as SluiceApiError).requestId).toMatch(UUID);
+
+    // A proxy in front answering with its own page: the client is given that fetch.
+    const behindProxy = createSluiceClient({
+      apiUrl: devnet.apiUrl,
+      fetch: async () => new Response("<html>Bad gateway</html>", { status: 502 }),
+    });
+    const proxied = await behindProxy.orders({ swapper: devnet.chain.core.tokens.rwa }).catch((e) => e);
+    expect(proxied).toMatchObject({
+      status: 502,
+      code: "HTTP_502",
+      envelope: "unknown",
+      requestId: null,
+      body: "<html>Bad gateway</html>",
+    });
+  });
+
+  it("gives up waiting with OrderWaitTimeoutError after timeoutMs", async () => {
+    const unknownOrder = "00000000-0000-4000-8000-000000000000";
+    const error = await sluice
+      .waitForOrder(unknownOrder, { intervalMs: 50, timeoutMs: 300 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OrderWaitTimeoutError);
+    expect(error).toMatchObject({ orderId: unknownOrder, lastStatus: null });
+  });
+
+  it("stops waiting when its signal aborts, with the signal's reason", async () => {
+    const controller = new AbortController();
+    const waiting = sluice.waitForOrder("00000000-0000-4000-8000-000000000000", {
+      intervalMs: 60_000,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(new Error("the wallet closed")), 100);
+    await expect(waiting).rejects.toThrow("the wallet closed");
+  });
+
+  it("is importable, and type-checks, from the built package in a directory with only viem installed", async () => {
+    const modules = join(consumerDir.path, "node_modules");
+    const packageDir = join(modules, "sluice");
+    mkdirSync(packageDir, { recursive: true });
+    cpSync(join(REPO_ROOT, "package.json"), join(packageDir, "package.json"));
+    await buildClientPackage(join(packageDir, "dist", "client"));
+    symlinkSync(join(REPO_ROOT, "node_modules", "viem"), join(modules, "viem"), "dir");
+
+    // The bundle imports nothing but viem (today only its types): the server's dependencies are not there.
+    const bundle = readFileSync(join(packageDir, "dist", "client", "index.js"), "utf8");
+    const imported = [...bundle.matchAll(/\bfrom\s*"([^"]+)"|\bimport\s*\(?\s*"([^"]+)"/g)].map(
+      (m) => m[1] ?? m[2],
+    );
+    expect(imported.filter((specifier) => !/^viem(\/|$)/.test(specifier!))).toEqual([]);
+
+    const consumer = `import { createSluiceClient, SluiceApiError, type QuoteEntry } from "sluice/client";
+import { privateKeyToAccount, generatePrivateKey } from "viem/accounts";
+const sluice = createSluiceClient({ apiUrl: process.argv[2] ?? "" });
+const account = privateKeyToAccount(generatePrivateKey());
+const funded = await sluice.dev.fund(account.address);
+const chainId = Number(process.argv[3]);
+const quoted = await sluice.quote({ tokenInChainId: chainId, tokenOutChainId: chainId, tokenIn: funded.token,
+  tokenOut: process.argv[4] ?? "", amount: 10n ** 18n, swapper: account.address, outputs: [{ token: process.argv[4] ?? "" }] });
+const best: QuoteEntry = quoted.quotes[0]!;
+let code = "";
+try { await sluice.orders({ orderId: "nope" }); } catch (error) { if (error instanceof SluiceApiError) code = error.code; }
+console.log(JSON.stringify({ solvers: quoted.quotes.length, best: best.solver.id, code }));
+`;
+    writeFileSync(join(consumerDir.path, "package.json"), JSON.stringify({ type: "module", private: true }));
+    writeFileSync(join(consumerDir.path, "consumer.ts"), consumer);
+    writeFileSync(
+      join(consumerDir.path, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          lib: ["ES2022", "DOM"],
+          types: [],
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          skipLibCheck: true,
+          outDir: "out",
+        },
+        files: ["consumer.ts", "process.d.ts"],
+      }),
+    );
+    // No @types/node there: the consumer declares the one Node global it uses.
+    writeFileSync(join(consumerDir.path, "process.d.ts"), "declare const process: { argv: string[] };\n");
+    const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
+    await run(process.execPath, [tsc, "-p", consumerDir.path], { cwd: consumerDir.path }).catch((error) => {
+      throw new Error(
+        `the consumer does not type-check against dist/client:\n${error.stdout}${error.stderr}`,
+      );
+    });
+
+    const { stdout } = await run(
+      process.execPath,
+      [join("out", "consumer.js"), devnet.apiUrl, String(devnet.chain.chainId), devnet.chain.core.tokens.usd],
+      { cwd: consumerDir.path, env: { PATH: process.env.PATH ?? "" } },
+    );
+    expect(JSON.parse(stdout.trim())).toEqual({
+      solvers: 2,
+      best: "sluice_alpha",
+      code: "VALIDATION_FAILED",
+    });
+    expect(isAddress(devnet.chain.core.tokens.usd)).toBe(true);
+  });
+});

@@ -1,0 +1,89 @@
+// The swap demo page (/demo) in a real browser on a fresh devnet: the whole swap through its buttons, as a person
+// does it, until the page shows `filled` and a fill transaction the chain confirms. And the relay it uses passes only
+// reads and signed transactions. One browser, one page, serially.
+import type { Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DevnetSluice } from "../../src/app/devnet.ts";
+import { RELAYED_METHODS } from "../../src/devnet/rpc-relay.ts";
+import { devnetClient, postJson, startTestDevnet, temporaryDataDir } from "../devnet/support.ts";
+import { launchBrowser, type TestBrowser } from "../support/browser.ts";
+
+describe("the demo page on a fresh devnet", () => {
+  const dataDir = temporaryDataDir();
+  let devnet: DevnetSluice;
+  let browser: TestBrowser;
+  beforeAll(async () => {
+    [devnet, browser] = await Promise.all([startTestDevnet(dataDir.path), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await devnet?.sluice.stop();
+    dataDir.remove();
+  });
+
+  it("swaps through its buttons until the order is filled, showing every solver's quote and the fill", async () => {
+    const page = await browser.browser.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const origin = new URL(devnet.apiUrl).origin;
+    await page.goto(`${origin}/demo`);
+
+    const wallet = (await page.locator("#wallet").textContent({ timeout: 20_000 }))!;
+    expect(wallet).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    await page.click("#fund");
+    await page.waitForSelector("#quote:not([disabled])", { timeout: 30_000 });
+    expect(await page.locator("#balances").textContent()).toMatch(/ETH and .+ tRWA$/);
+
+    await page.fill("#amount", "25");
+    await page.selectOption("#token-out", { label: "tUSD" });
+    await page.click("#quote");
+    await page.waitForSelector("#approve:not([disabled])", { timeout: 30_000 });
+    const rows = page.locator("#quotes tr.quote");
+    expect(await rows.count()).toBe(2);
+    const solverNames = await rows.locator("td:nth-child(2)").allTextContents();
+    expect(solverNames.sort()).toEqual(devnet.bundled.deployment.solvers.map((solver) => solver.name).sort());
+    expect(await rows.first().locator("td:nth-child(3)").textContent()).toMatch(/^\d+(\.\d+)? tUSD$/);
+    // Each solver's logo is served and loaded.
+    const logosLoaded = await rows
+      .locator("img.logo")
+      .evaluateAll((images) => images.map((image) => (image as HTMLImageElement).naturalWidth > 0));
+    expect(logosLoaded).toEqual([true, true]);
+
+    await page.click("#approve");
+    await page.waitForSelector("#submit:not([disabled])", { timeout: 30_000 });
+    expect(await page.locator("#approval").textContent()).toMatch(/^approved in 0x[0-9a-f]{64}$/);
+
+    await page.click("#submit");
+    await page.waitForFunction(() => document.getElementById("status")?.textContent === "filled", undefined, {
+      timeout: 45_000,
+    });
+    const txHash = (await page.locator("#tx-hash").textContent()) as Hex;
+    const receipt = await devnetClient(devnet).getTransactionReceipt({ hash: txHash });
+    expect(receipt.status).toBe("success");
+    const settled = await page.locator("#settled li").allTextContents();
+    expect(settled).toHaveLength(1);
+    expect(settled[0]).toMatch(new RegExp(`^\\d+(\\.\\d+)? tUSD to ${wallet.toLowerCase()}$`));
+    expect(await page.locator("#error").textContent()).toBe("");
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("relays reads and signed transactions only: the devnet's unlocked accounts and anvil's methods are refused", async () => {
+    const relay = `${devnet.apiUrl}/dev/rpc`;
+    const chainId = await postJson(relay, { jsonrpc: "2.0", id: 1, method: "eth_chainId" });
+    expect(chainId.json).toEqual({ jsonrpc: "2.0", id: 1, result: `0x${devnet.chain.chainId.toString(16)}` });
+    for (const method of [
+      "eth_sendTransaction",
+      "eth_accounts",
+      "anvil_setBalance",
+      "evm_mine",
+      "eth_sign",
+    ]) {
+      expect(RELAYED_METHODS).not.toContain(method);
+      const refused = await postJson(relay, { jsonrpc: "2.0", id: 7, method, params: [] });
+      expect(refused.status).toBe(200);
+      expect(refused.json).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32601 } });
+    }
+    const malformed = await postJson(relay, { id: 1, method: "eth_chainId" });
+    expect(malformed.status).toBe(400);
+  });
+});
