@@ -28,7 +28,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The transactions to send first (none when the allowance already covers `amount`) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -37,8 +37,49 @@ export interface paths {
                         "application/json": components["schemas"]["CheckApprovalResponse"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
+                 *     - `UNSUPPORTED_CHAIN`: The chain id is not this deployment's
+                 *     - `UNSUPPORTED_TOKEN`: The token is not one this deployment supports on that side
+                 */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Payload too large (the body limit is 1 MiB). Error codes:
+                 *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
+                 */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Unsupported media type (send `Content-Type: application/json`). Error codes:
+                 *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON
+                 */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -74,7 +115,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The ERC-20s the faucet sends */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -83,7 +124,10 @@ export interface paths {
                         "application/json": components["schemas"]["DevFaucetResponse"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Forbidden. Error codes:
+                 *     - `DEV_ONLY`: Served by a local devnet only
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -92,7 +136,10 @@ export interface paths {
                         "application/json": components["schemas"]["SwapError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -121,7 +168,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The wallet is funded; `fundedAssets` lists the ERC-20s sent */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -130,7 +177,10 @@ export interface paths {
                         "application/json": components["schemas"]["DevFaucetFundResponse"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -139,7 +189,10 @@ export interface paths {
                         "application/json": components["schemas"]["SwapError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Forbidden. Error codes:
+                 *     - `DEV_ONLY`: Served by a local devnet only
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -148,7 +201,34 @@ export interface paths {
                         "application/json": components["schemas"]["SwapError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Payload too large (the body limit is 1 MiB). Error codes:
+                 *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
+                 */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Unsupported media type (send `Content-Type: application/json`). Error codes:
+                 *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON
+                 */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -191,7 +271,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The wallet is funded with ETH and the input token */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -200,7 +280,10 @@ export interface paths {
                         "application/json": components["schemas"]["DevFundResponse"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -209,7 +292,10 @@ export interface paths {
                         "application/json": components["schemas"]["SwapError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Forbidden. Error codes:
+                 *     - `DEV_ONLY`: Served by a local devnet only
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -218,7 +304,34 @@ export interface paths {
                         "application/json": components["schemas"]["SwapError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Payload too large (the body limit is 1 MiB). Error codes:
+                 *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
+                 */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Unsupported media type (send `Content-Type: application/json`). Error codes:
+                 *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON
+                 */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -267,7 +380,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The discount published (or the pair's discount cancelled), with its id */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -276,7 +389,12 @@ export interface paths {
                         "application/json": components["schemas"]["DiscountResponse"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
+                 *     - `INVALID_SIGNATURE`: The signature does not recover to the expected signer
+                 *     - `DISCOUNT_REJECTED`: The discount breaks a rule; `details.reason` says which
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -285,7 +403,10 @@ export interface paths {
                         "application/json": components["schemas"]["SwapError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Forbidden. Error codes:
+                 *     - `UNAUTHORIZED_SIGNER`: The signer is not authorized on the adapter
+                 */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -294,8 +415,59 @@ export interface paths {
                         "application/json": components["schemas"]["SwapError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Conflict with the current state. Error codes:
+                 *     - `DISCOUNT_REJECTED`: The discount breaks a rule; `details.reason` says which
+                 */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Payload too large (the body limit is 1 MiB). Error codes:
+                 *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
+                 */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Unsupported media type (send `Content-Type: application/json`). Error codes:
+                 *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON
+                 */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -347,8 +519,23 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Default Response */
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -402,8 +589,23 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Default Response */
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -457,8 +659,23 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Default Response */
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -512,8 +729,23 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Default Response */
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -551,7 +783,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Running (`ok`) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -560,7 +792,19 @@ export interface paths {
                         "application/json": components["schemas"]["Health"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Draining (`draining`): shutdown has started, send traffic elsewhere */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -607,7 +851,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Each eligible solver's liquidity and the total */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -616,8 +860,60 @@ export interface paths {
                         "application/json": components["schemas"]["LiquiditySnapshot"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
+                 *     - `UNSUPPORTED_TOKEN`: The token is not one this deployment supports on that side
+                 */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Payload too large (the body limit is 1 MiB). Error codes:
+                 *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
+                 */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Unsupported media type (send `Content-Type: application/json`). Error codes:
+                 *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON
+                 */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -661,7 +957,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description One liquidity snapshot per token, in request order */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -670,8 +966,61 @@ export interface paths {
                         "application/json": components["schemas"]["LiquidityBatchResponse"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
+                 *     - `UNSUPPORTED_TOKEN`: The token is not one this deployment supports on that side
+                 *     - `DUPLICATE_TOKEN`: A token is listed more than once
+                 */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Payload too large (the body limit is 1 MiB). Error codes:
+                 *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
+                 */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Unsupported media type (send `Content-Type: application/json`). Error codes:
+                 *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON
+                 */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -713,7 +1062,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The order, counter-signed and stored (the same order again for a re-posted quote) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -722,7 +1071,12 @@ export interface paths {
                         "application/json": components["schemas"]["OrderResponse"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
+                 *     - `QUOTE_MISMATCH`: The submitted quote differs from the quote issued
+                 *     - `INVALID_SIGNATURE`: The signature does not recover to the expected signer
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -731,7 +1085,10 @@ export interface paths {
                         "application/json": components["schemas"]["SwapError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Not found. Error codes:
+                 *     - `QUOTE_NOT_FOUND`: Unknown quote id
+                 */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -740,8 +1097,60 @@ export interface paths {
                         "application/json": components["schemas"]["SwapError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Conflict with the current state. Error codes:
+                 *     - `QUOTE_EXPIRED`: The quote has expired
+                 *     - `QUOTE_UNAVAILABLE`: No solver can honor the quote any more, or its nonce is used
+                 */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Payload too large (the body limit is 1 MiB). Error codes:
+                 *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
+                 */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Unsupported media type (send `Content-Type: application/json`). Error codes:
+                 *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON
+                 */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -777,8 +1186,12 @@ export interface paths {
                     orderHash?: string;
                     /** @description Comma-separated (or repeated) order hashs, at most 50 */
                     orderHashes?: string | string[];
+                    /** @example filled */
                     orderStatus?: "open" | "expired" | "error" | "cancelled" | "filled";
-                    /** @description EVM address; any case accepted, returned lowercase */
+                    /**
+                     * @description EVM address; any case accepted, returned lowercase
+                     * @example 0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc
+                     */
                     swapper?: string;
                     /** @description Keeps only the orders this Executor fills and adds the execution fields to its open orders */
                     filler?: string;
@@ -786,7 +1199,10 @@ export interface paths {
                     solverId?: string;
                     sortKey?: "createdAt" | "updatedAt";
                     sort?: "asc" | "desc";
-                    /** @description Extension: page size; without it the whole list is returned */
+                    /**
+                     * @description Extension: page size; without it the whole list is returned
+                     * @example 10
+                     */
                     limit?: number;
                     /** @description Extension: the `cursor` of the previous page */
                     cursor?: string;
@@ -797,7 +1213,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The matching orders, newest first (a page of them with `limit`) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -806,8 +1222,36 @@ export interface paths {
                         "application/json": components["schemas"]["OrdersResponse"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
+                 *     - `MISSING_FILTER`: At least one filter is required
+                 */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -848,7 +1292,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The receiver's points, one record per vault and points type */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -857,7 +1301,10 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerPointsByVault"][];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -866,7 +1313,11 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Not found. Error codes:
+                 *     - `noData`: No points data has been ingested yet
+                 *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
+                 */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -875,8 +1326,23 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -918,8 +1384,23 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /**
+                 * @description Gone. Error codes:
+                 *     - `pageNotFound`: No such page (or a retired one)
+                 */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -957,7 +1438,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Every vault's current points, one record per vault and points type */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -966,16 +1447,11 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerPointsByVault"][];
                     };
                 };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PartnerError"];
-                    };
-                };
-                /** @description Default Response */
+                /**
+                 * @description Not found. Error codes:
+                 *     - `noData`: No points data has been ingested yet
+                 *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
+                 */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -984,8 +1460,23 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1026,7 +1517,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Every vault's points at that block, one record per vault and points type */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1035,7 +1526,10 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerPointsByVault"][];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1044,7 +1538,11 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Not found. Error codes:
+                 *     - `noData`: No points data has been ingested yet
+                 *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
+                 */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1053,8 +1551,23 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1095,7 +1608,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The vault's points, one record per receiver and points type */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1104,7 +1617,10 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerPointsByReceiver"][];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1113,7 +1629,11 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Not found. Error codes:
+                 *     - `noData`: No points data has been ingested yet
+                 *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
+                 */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1122,8 +1642,23 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1166,7 +1701,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The vault's points at that block, one record per receiver type and points type */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1175,7 +1710,10 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerPointsByReceiverType"][];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1184,7 +1722,11 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Not found. Error codes:
+                 *     - `noData`: No points data has been ingested yet
+                 *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
+                 */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1193,8 +1735,23 @@ export interface paths {
                         "application/json": components["schemas"]["PartnerError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `ooops`: Something went wrong on the server (or the database is unavailable)
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1238,7 +1795,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The quotes, best output first, each with the typed data to sign */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1247,7 +1804,12 @@ export interface paths {
                         "application/json": components["schemas"]["QuoteResponse"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
+                 *     - `UNSUPPORTED_CHAIN`: The chain id is not this deployment's
+                 *     - `UNSUPPORTED_TOKEN`: The token is not one this deployment supports on that side
+                 */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1256,8 +1818,59 @@ export interface paths {
                         "application/json": components["schemas"]["SwapError"];
                     };
                 };
-                /** @description Default Response */
+                /**
+                 * @description Not found. Error codes:
+                 *     - `NO_QUOTES`: No quotes available (below the token minimum, no eligible solver, or no non-zero quote)
+                 */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Payload too large (the body limit is 1 MiB). Error codes:
+                 *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
+                 */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Unsupported media type (send `Content-Type: application/json`). Error codes:
+                 *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON
+                 */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
+                 */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1295,7 +1908,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The PNG, immutable for a year */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1304,20 +1917,35 @@ export interface paths {
                         "image/png": string;
                     };
                 };
-                /** @description Default Response */
+                /** @description Not modified: the logo still has the ETag given in If-None-Match */
                 304: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Default Response */
+                /**
+                 * @description Not found. Error codes:
+                 *     - `NOT_FOUND`: Not found
+                 */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "image/png": components["schemas"]["SwapError"];
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
                     };
                 };
             };

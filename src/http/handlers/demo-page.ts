@@ -3,7 +3,6 @@
 // `devOnly`: 403 DEV_ONLY anywhere but the devnet); kept out of the OpenAPI document, as they are not the API.
 import { DevOnlyError, DevRpcUnavailableError } from "../../devnet/errors.ts";
 import { JsonRpcRequestSchema, JsonRpcResponseSchema } from "../../devnet/rpc-relay.ts";
-import { errorResponses, SwapErrorSchema } from "../errors.ts";
 import type { Handler } from "../route.ts";
 import type { DevHelpers } from "./dev.ts";
 
@@ -11,11 +10,8 @@ export const rpcSchema = {
   // Kept out of the document, and so out of the client's types.
   hide: true,
   body: JsonRpcRequestSchema,
-  response: {
-    200: JsonRpcResponseSchema,
-    400: SwapErrorSchema,
-    ...errorResponses(DevOnlyError, DevRpcUnavailableError),
-  },
+  response: { 200: JsonRpcResponseSchema },
+  errors: [DevOnlyError, DevRpcUnavailableError],
 };
 
 /** One JSON-RPC call relayed to the devnet's node; a method it does not pass gets JSON-RPC's "method not found". */
