@@ -129,7 +129,7 @@ export const ERROR_TABLE = [
   swap(InvalidSwapperSignatureError, 400, "INVALID_SIGNATURE"),
   // POST /discount.
   swap(InvalidDiscountSignatureError, 400, "INVALID_SIGNATURE"),
-  swap(UnauthorizedSignerError, 403, "UNAUTHORIZED_SIGNER"),
+  swap(UnauthorizedSignerError, 400, "UNAUTHORIZED_SIGNER"),
   swapByCase(
     DiscountRejectedError,
     (error) => DISCOUNT_REJECTION_STATUS[error.reason],

@@ -71,13 +71,6 @@ export const PUBLIC_DIFFERENCES: readonly KnownDifference[] = [
       "body is the same error object the real document uses elsewhere.",
     explains: undocumentedStatus(["POST /api/v1/dev/fund", "POST /api/v1/dev/faucet"], 400),
   },
-  {
-    title: "`POST /discount` answers 403 to a signer not authorized on the adapter",
-    reason:
-      "Sluice's own choice (UNAUTHORIZED_SIGNER, 403: an authorization failure, spec §5.2); the spec states no " +
-      "status for it and the real document lists 400, 409 and 500 for /discount. The body is the real error object.",
-    explains: undocumentedStatus(["POST /api/v1/discount"], 403),
-  },
 ];
 
 /** The differences of the internal API (rfq-backend-internal.openapi.json). */

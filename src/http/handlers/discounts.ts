@@ -49,7 +49,7 @@ export const discountSchema = {
     "Cancel (`deadline` 0): any validly signed request of an authorized signer deletes the pair's discount " +
     "and answers its id (with none stored, the cancel's own digest). Each cancel works once, and a cancelled " +
     "discount can never be published again. Cancelling is backend-only: nothing is retracted on-chain.\n\n" +
-    "Errors: 400 `VALIDATION_FAILED`; 400 `INVALID_SIGNATURE`; 403 `UNAUTHORIZED_SIGNER`; `DISCOUNT_REJECTED` " +
+    "Errors: 400 `VALIDATION_FAILED`; 400 `INVALID_SIGNATURE`; 400 `UNAUTHORIZED_SIGNER`; `DISCOUNT_REJECTED` " +
     "with `details.reason` — 400 `unknown_adapter`, `unsupported_token`, `wrong_protocol`, " +
     "`above_max_discount`, `below_min_discount`, `expired`; 409 `nonce_used`, `cancelled`, `replayed_cancel`. " +
     "Nothing is stored on failure.",
