@@ -33,13 +33,13 @@ export interface OrderListRow extends Record<string, unknown> {
 }
 
 // `Date#toISOString` form: milliseconds, truncated like the driver's Date parsing did.
-const RECORD_TIME = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+export const RECORD_TIME = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 // Microseconds: the keyset must compare equal to the stored value. (No output column may be named like a sort
 // column: ORDER BY would sort by the output text instead of the indexed column.)
 const CURSOR_TIME = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
 /** The WHERE clause and parameters of a query's filters (without the keyset condition). */
-function filterClause(query: OrdersQuery): { where: string[]; params: unknown[] } {
+export function filterClause(query: OrdersQuery): { where: string[]; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   const bind = (value: unknown) => {

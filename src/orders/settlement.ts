@@ -5,7 +5,15 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Database, DbTransaction } from "../db/client.ts";
 import type { OrderStatusChanged } from "./order-events.ts";
-import { type OrderStatus, orderAttempts, orderStatusHistory, orders, type SettledAmount } from "./tables.ts";
+import {
+  type OrderStatus,
+  orderAttempts,
+  orderEventClock,
+  orderEvents,
+  orderStatusHistory,
+  orders,
+  type SettledAmount,
+} from "./tables.ts";
 
 export interface StatusChange {
   orderId: string;
@@ -154,9 +162,14 @@ export class OrderSettlement {
     return events;
   }
 
-  /** The chain behind the stored orders changed (chain-identity.ts): every order goes, with its history and attempts. */
+  /**
+   * The chain behind the stored orders changed (chain-identity.ts): every order goes, with its history, attempts and
+   * stream events. The event ids go on from where they were, and every id handed out so far counts as pruned: a
+   * stream resuming from one gets the (now empty) snapshot again instead of a resume across the reset.
+   */
   async deleteAll(tx: DbTransaction): Promise<void> {
-    await tx.execute(sql`truncate table ${orderStatusHistory}, ${orderAttempts}, ${orders}`);
+    await tx.execute(sql`truncate table ${orderStatusHistory}, ${orderAttempts}, ${orderEvents}, ${orders}`);
+    await tx.execute(sql`update ${orderEventClock} set pruned_through = last_id`);
   }
 
   /**
