@@ -8,7 +8,7 @@ import { type ChainPublicClient, createChainPublicClient } from "../chain/client
 import { ViemSwapChain } from "../chain/swap-chain.ts";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
-import type { Deployment } from "../deployment/schema.ts";
+import { type Deployment, finalityDepthOf } from "../deployment/schema.ts";
 import type { DevFaucet } from "../devnet/faucet.ts";
 import { DiscountChainReads } from "../discounts/chain-reads.ts";
 import { DiscountExpiryWorker } from "../discounts/expiry-worker.ts";
@@ -198,6 +198,8 @@ export function buildDeploymentParts(
     reactor: deployment.reactor,
     ...(deployment.multicall ? { multicall: deployment.multicall } : {}),
     confirmationDepth: deployment.confirmationDepth,
+    finalityDepth: finalityDepthOf(deployment),
+    useFinalizedTag: !deployment.local,
     startBlock: BigInt(deployment.startBlock),
     orderEvents,
     clock,

@@ -19,6 +19,9 @@ export interface OrderListRow extends Record<string, unknown> {
   amount_in: string;
   outputs: Array<{ token: string; recipient: string; amount: string }>;
   settled_amounts: SettledAmount[];
+  /** Decimal digits (int8 as text), or null unless filled. */
+  fill_block_number: string | null;
+  finalized: boolean;
   /** ISO 8601 UTC with milliseconds, as the record shows it. */
   created_at_iso: string;
   updated_at_iso: string;
@@ -91,7 +94,7 @@ export function pageSql(
   }
   params.push(pageSize);
   const text = `select order_id, order_hash, status, quote_id, swapper, tx_hash, nonce, token_in, amount_in, outputs,
-      settled_amounts,
+      settled_amounts, fill_block_number::text as fill_block_number, finalized,
       to_char(created_at at time zone 'UTC', ${RECORD_TIME}) as created_at_iso,
       to_char(updated_at at time zone 'UTC', ${RECORD_TIME}) as updated_at_iso,
       ${executionColumns(query)}

@@ -5,6 +5,7 @@ import { MissingStreamFilterError } from "./errors.ts";
 import type { LoggedOrderRow } from "./event-log.ts";
 import type { OrderListRow } from "./page-query.ts";
 import { type OrdersQuery, OrdersQuerySchema } from "./schemas.ts";
+import { END_STATUSES } from "./settlement.ts";
 import type { OrderStatus } from "./tables.ts";
 
 /** An event id: a non-negative integer, as `id:` lines carry it. */
@@ -31,8 +32,7 @@ export type OrderStreamQuery = z.output<typeof OrderStreamQuerySchema>;
 
 export { EventIdSchema };
 
-/** Statuses no order leaves by itself; with a final fill (or verdict) block, the order is over. */
-const END_STATUSES: ReadonlySet<OrderStatus> = new Set(["filled", "expired", "cancelled", "error"]);
+const END: ReadonlySet<OrderStatus> = new Set(END_STATUSES);
 
 const WALLET_FILTERS = ["orderId", "orderIds", "orderHash", "orderHashes", "swapper"] as const;
 
@@ -134,6 +134,6 @@ export function changeKeys(row: LoggedOrderRow): string[] {
 }
 
 /** The order has an end status and the block that decided it is final. */
-export function isFinal(row: Pick<OrderListRow, "status"> & { finalized?: boolean | null }): boolean {
-  return END_STATUSES.has(row.status) && row.finalized === true;
+export function isFinal(row: Pick<OrderListRow, "status" | "finalized">): boolean {
+  return END.has(row.status) && row.finalized;
 }

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  boolean,
   check,
   index,
   integer,
@@ -62,6 +63,12 @@ export const orders = pgTable(
     encodedOrder: text("encoded_order").notNull(),
     txHash: text("tx_hash"),
     settledAmounts: jsonb("settled_amounts").$type<SettledAmount[]>().notNull().default(sql`'[]'::jsonb`),
+    /** The block of the Fill that filled the order; null unless filled. */
+    fillBlockNumber: bigint("fill_block_number", { mode: "bigint" }),
+    /** The block that decided the current status (a Fill, a nonce invalidation, the reconciler); null for `open`. */
+    statusBlockNumber: bigint("status_block_number", { mode: "bigint" }),
+    /** The status is an end status decided at a block at least the deployment's finality depth deep. */
+    finalized: boolean("finalized").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 6 }).notNull(),
   },
@@ -81,6 +88,10 @@ export const orders = pgTable(
       table.createdAt.desc(),
       table.orderId.desc(),
     ),
+    // The finalizer's working set: end statuses not final yet.
+    index("orders_unfinalized_idx")
+      .on(table.statusBlockNumber)
+      .where(sql`not ${table.finalized} and ${table.status} in ('filled','expired','cancelled','error')`),
     // The reconciler's working set: open orders only.
     index("orders_open_idx").on(table.swapper, table.nonce).where(sql`${table.status} = 'open'`),
     check(
@@ -137,6 +148,8 @@ export const orderEvents = pgTable(
     status: text("status", { enum: ORDER_STATUSES }).notNull(),
     txHash: text("tx_hash"),
     settledAmounts: jsonb("settled_amounts").$type<SettledAmount[]>().notNull(),
+    fillBlockNumber: bigint("fill_block_number", { mode: "bigint" }),
+    finalized: boolean("finalized").notNull().default(false),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 6 }).notNull(),
     recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().defaultNow(),
   },
