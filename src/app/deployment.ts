@@ -25,6 +25,7 @@ import { type Market, reactorRef } from "../market/market.ts";
 import type { OrderEvents } from "../orders/order-events.ts";
 import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
+import { SolverNotifications } from "../orders/solver-notifications.ts";
 import { SolverDirectory } from "../solvers/directory.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
 import { RandomNoncePool } from "../swap/nonces.ts";
@@ -88,7 +89,7 @@ export interface DeploymentParts {
   indexer: ReactorIndexer;
   /** Binds the stored swap state to this chain, resetting it (with a warning) if the chain changed. */
   bindChain(): Promise<void>;
-  /** In start order: the block tracker, the indexer (unless off), the discount expiry worker. */
+  /** In start order: solver notifications, the block tracker, the indexer (unless off), the discount expiry worker. */
   workers: Worker[];
 }
 
@@ -207,7 +208,21 @@ export function buildDeploymentParts(
     pollIntervalMs: options.indexerPollIntervalMs ?? 1000,
   });
 
+  const notifications = new SolverNotifications({
+    database,
+    events: orderEvents,
+    solvers: solvers
+      .all()
+      .flatMap((solver) =>
+        solver.notifyUrl && solver.sharedSecret
+          ? [{ id: solver.id, notifyUrl: solver.notifyUrl, sharedSecret: solver.sharedSecret }]
+          : [],
+      ),
+    logger: logger.child({ worker: "solver-notifications" }),
+  });
+
   const workers: Worker[] = [
+    { name: "solver notifications", start: () => notifications.start(), stop: () => notifications.stop() },
     { name: "block tracker", start: () => blocks.start(), stop: () => blocks.stop() },
     ...((options.indexer ?? true)
       ? [{ name: "indexer", start: () => indexer.start(), stop: () => indexer.stop() }]

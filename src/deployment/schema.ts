@@ -43,6 +43,19 @@ export const SolverConfigSchema = z
     logo: z.string().min(1).optional(),
     /** Environment variable that holds this solver's shared secret (never the secret itself). */
     sharedSecretEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, "must be an environment variable name"),
+    /**
+     * Where Sluice POSTs each order assigned to this solver, once its transaction has committed (the order stream's
+     * record, HMAC-signed with the solver's secret). https, except on a loopback address.
+     */
+    notifyUrl: z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        (url) =>
+          url.startsWith("https:") ||
+          /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/.test(url),
+        "must be https (plain http only on a loopback address)",
+      )
+      .optional(),
   })
   .strict();
 
