@@ -250,7 +250,7 @@ async function listenWithReconnect(
         "lost the database connection listening for changes; reconnecting",
       );
       handlers.onDisconnected(error);
-      current.end().catch(() => {});
+      current.connection.stream.destroy();
       retry = setTimeout(connect, LISTEN_RECONNECT_MS);
     };
     current.on("error", dropped);
@@ -273,7 +273,12 @@ async function listenWithReconnect(
     async stop() {
       stopped = true;
       clearTimeout(retry);
-      await client?.end().catch(() => {});
+      const current = client;
+      if (!current) return;
+      // A connection the network has swallowed never answers the goodbye: it is dropped after the connect timeout.
+      const timer = setTimeout(() => current.connection.stream.destroy(), timeouts.connectMs);
+      await current.end().catch(() => {});
+      clearTimeout(timer);
     },
   };
 }
