@@ -71,7 +71,7 @@ describe("solver notifications", () => {
         { id: "ext_slow", notifyUrl: `${url}/slow`, sharedSecret: "slow-secret" },
       ],
       logger: silentLogger(),
-      timeoutMs: 300,
+      timeoutMs: 1500,
     });
     notifications.start();
     const repository = new OrderRepository(database, events);
