@@ -8,7 +8,7 @@ import { type ChainPublicClient, createChainPublicClient } from "../chain/client
 import { ViemSwapChain } from "../chain/swap-chain.ts";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
-import type { Deployment } from "../deployment/schema.ts";
+import { type Deployment, finalityDepthOf } from "../deployment/schema.ts";
 import type { DevFaucet } from "../devnet/faucet.ts";
 import { DiscountChainReads } from "../discounts/chain-reads.ts";
 import { DiscountExpiryWorker } from "../discounts/expiry-worker.ts";
@@ -25,6 +25,7 @@ import { type Market, reactorRef } from "../market/market.ts";
 import type { OrderEvents } from "../orders/order-events.ts";
 import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
+import { SolverNotifications } from "../orders/solver-notifications.ts";
 import { SolverDirectory } from "../solvers/directory.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
 import { RandomNoncePool } from "../swap/nonces.ts";
@@ -90,7 +91,7 @@ export interface DeploymentParts {
   indexer: ReactorIndexer;
   /** Binds the stored swap state to this chain, resetting it (with a warning) if the chain changed. */
   bindChain(): Promise<void>;
-  /** In start order: the block tracker, the indexer (unless off), the discount expiry worker. */
+  /** In start order: solver notifications, the block tracker, the indexer (unless off), the discount expiry worker. */
   workers: Worker[];
 }
 
@@ -200,6 +201,8 @@ export function buildDeploymentParts(
     reactor: deployment.reactor,
     ...(deployment.multicall ? { multicall: deployment.multicall } : {}),
     confirmationDepth: deployment.confirmationDepth,
+    finalityDepth: finalityDepthOf(deployment),
+    useFinalizedTag: !deployment.local,
     startBlock: BigInt(deployment.startBlock),
     orderEvents,
     clock,
@@ -207,7 +210,21 @@ export function buildDeploymentParts(
     pollIntervalMs: options.indexerPollIntervalMs ?? 1000,
   });
 
+  const notifications = new SolverNotifications({
+    database,
+    events: orderEvents,
+    solvers: solvers
+      .all()
+      .flatMap((solver) =>
+        solver.notifyUrl && solver.sharedSecret
+          ? [{ id: solver.id, notifyUrl: solver.notifyUrl, sharedSecret: solver.sharedSecret }]
+          : [],
+      ),
+    logger: logger.child({ worker: "solver-notifications" }),
+  });
+
   const workers: Worker[] = [
+    { name: "solver notifications", start: () => notifications.start(), stop: () => notifications.stop() },
     { name: "block tracker", start: () => blocks.start(), stop: () => blocks.stop() },
     ...((options.indexer ?? true)
       ? [{ name: "indexer", start: () => indexer.start(), stop: () => indexer.stop() }]

@@ -23,10 +23,14 @@ import { documentExamples } from "../http/openapi-examples.ts";
 import type { DeploymentServices } from "../http/routes.ts";
 import { sluiceRoutes } from "../http/routes.ts";
 import { API_PREFIX, type App, buildServer } from "../http/server.ts";
+import { StreamConnections } from "../http/stream-connections.ts";
 import type { Logger } from "../logger.ts";
+import { OrderEventRetention } from "../orders/event-retention.ts";
 import { readShortList } from "../orders/list.ts";
 import { OpenOrdersCache } from "../orders/open-orders-cache.ts";
 import { OrderEvents } from "../orders/order-events.ts";
+import { OrderFeed } from "../orders/order-feed.ts";
+import { OrderStreams } from "../orders/order-stream.ts";
 import { PointsRepository } from "../points/repository.ts";
 import { PointsService } from "../points/service.ts";
 import { RegistryResponses } from "../registry/responses.ts";
@@ -74,6 +78,10 @@ export interface SluiceParts {
   orderEvents: OrderEvents;
   /** The solvers' open-orders polls, answered from memory between order changes. */
   openOrders: OpenOrdersCache;
+  /** This replica's one reader of the order log, fanning changes out to its order streams. */
+  orderFeed: OrderFeed;
+  /** The order streams this replica holds, bounded and ended at shutdown. */
+  streamConnections: StreamConnections;
 }
 
 export interface Sluice {
@@ -127,6 +135,11 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     solverLogos,
     orderEvents,
     openOrders,
+    orderFeed: new OrderFeed(database, orderEvents, logger.child({ worker: "order-feed" })),
+    streamConnections: new StreamConnections({
+      maxConnections: env.STREAM_MAX_CONNECTIONS,
+      maxPerIp: env.STREAM_MAX_PER_IP,
+    }),
   };
 
   const deployment = options.deployment
@@ -138,6 +151,13 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     orders: deployment.orders.service,
     database,
     openOrders,
+    orderStreams: {
+      streams: new OrderStreams(database, parts.orderFeed, (error) =>
+        logger.warn({ err: error }, "order stream ended by a failed read; its client resumes"),
+      ),
+      connections: parts.streamConnections,
+      solvers: deployment.market.solvers,
+    },
     liquidity: deployment.liquidity,
     discounts: deployment.discounts.service,
     solverDiscounts: deployment.discounts.solverDiscounts,
@@ -181,8 +201,27 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   // Rounds answered but not yet stored are written before the server's close completes (and so before the database
   // closes), however the server is closed.
   if (deployment) http.addHook("onClose", () => deployment.quotes.roundWriter.drain());
+  // Order streams never finish by themselves: they end as the server starts closing, however it is closed, and
+  // their clients resume on another replica.
+  http.addHook("preClose", (done) => {
+    parts.streamConnections.endAll();
+    done();
+  });
 
-  const workers = deployment?.workers ?? [];
+  // The order log's reader starts before the listener (a stream subscribes to it) and stops last; its pruning
+  // starts before the deployment's workers.
+  const retention = new OrderEventRetention(
+    database,
+    clock,
+    logger.child({ worker: "order-log-retention" }),
+    env.STREAM_RETENTION_HOURS * 3600 * 1000,
+  );
+  const workers: readonly Worker[] = deployment
+    ? [
+        { name: "order log retention", start: () => retention.start(), stop: () => retention.stop() },
+        ...deployment.workers,
+      ]
+    : [];
   let apiUrl: string | undefined;
   let internalApiUrl: string | undefined;
   let started: Array<Pick<Worker, "name" | "stop">> = [...(options.running ?? [])];
@@ -203,6 +242,10 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       return internalApiUrl;
     },
     async start() {
+      if (deployment) {
+        await parts.orderFeed.start();
+        started = [...started, { name: "order feed", stop: () => parts.orderFeed.stop() }];
+      }
       if (options.listen ?? true) {
         await http.listen({ port: env.PORT, host: env.HOST });
         apiUrl = `http://127.0.0.1:${listeningPort(http.server, env.PORT)}/api/v1`;

@@ -48,6 +48,17 @@ const EnvSchema = z.object({
   DEPLOYMENT: z.enum(SHIPPED_NETWORKS).optional(),
   /** An operator's deployment file, merged over DEPLOYMENT's shipped facts (or standing alone). */
   DEPLOYMENT_FILE: z.string().min(1).optional(),
+  /** Order streams (GET /orders/stream) one replica holds at most; beyond it, 503. */
+  STREAM_MAX_CONNECTIONS: z.coerce.number().int().min(0).default(10_000),
+  /** Order streams one client address holds on one replica at most; beyond it, 429. */
+  STREAM_MAX_PER_IP: z.coerce.number().int().min(1).default(100),
+  /** Order changes are kept this long: a stream resumes from any id not older. */
+  STREAM_RETENTION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24),
   // PostgreSQL only (src/db/postgres.ts).
   /** Opening a connection, authentication included; also the longest wait for a free pooled connection. */
   DB_CONNECT_TIMEOUT_MS: milliseconds(1).default(5000),

@@ -66,7 +66,30 @@ export interface Database {
   withAdvisoryLock<T>(lock: AdvisoryLock, fn: (session: Db) => Promise<T>): Promise<T>;
   /** Takes a transaction-level advisory lock in `tx`, waiting as `withAdvisoryLock` does. */
   lockTransaction(tx: Pick<Db, "execute">, lock: AdvisoryLock): Promise<void>;
+  /** Runs `fn`'s queries in one read-only repeatable-read transaction: all of them see one snapshot. */
+  readConsistently<T>(fn: (query: RawQuery) => Promise<T>): Promise<T>;
+  /**
+   * Listens to NOTIFY on `channel` (sent by any session of this database) on a connection of its own, kept open and
+   * re-opened when it drops. Notifications sent while it is down are lost: `onConnected` says when it is (again)
+   * listening, so the caller reads what it may have missed. Resolves once the first attempt has been made.
+   */
+  listen(channel: string, handlers: NotificationHandlers): Promise<Listening>;
   close(): Promise<void>;
+}
+
+export type RawQuery = <Row extends Record<string, unknown>>(
+  text: string,
+  params?: unknown[],
+) => Promise<Row[]>;
+
+export interface NotificationHandlers {
+  onNotify(): void;
+  onConnected(): void;
+  onDisconnected(error: Error): void;
+}
+
+export interface Listening {
+  stop(): Promise<void>;
 }
 
 export interface SessionLock {
@@ -127,6 +150,16 @@ async function openPglite(directory: { dataDir: string; lock?: DataDirLock } | u
     },
     withAdvisoryLock: (_lock, fn) => fn(db),
     async lockTransaction() {},
+    readConsistently: (fn) =>
+      client.transaction((tx) =>
+        fn(async (text, params) => (await tx.query(text, params as unknown[])).rows as never),
+      ),
+    // One process: the listener never drops.
+    async listen(channel, handlers) {
+      const unlisten = await client.listen(channel, () => handlers.onNotify());
+      handlers.onConnected();
+      return { stop: () => (closed ? Promise.resolve() : unlisten()) };
+    },
     async close() {
       if (closed) return;
       closed = true;

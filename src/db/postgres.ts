@@ -14,7 +14,7 @@ import {
   lockTransaction,
   tryLockSession,
 } from "./advisory-locks.ts";
-import type { Database, Db } from "./client.ts";
+import type { Database, Db, Listening, NotificationHandlers } from "./client.ts";
 import * as schema from "./schema.ts";
 import { DatabaseUnavailableError } from "./unavailable.ts";
 
@@ -119,6 +119,23 @@ export function openPostgres(options: PostgresOptions): Database {
       }
     },
     lockTransaction: (tx, lock) => lockTransaction(tx, lock, policy),
+    async readConsistently(fn) {
+      const client = await pool.connect();
+      let failure: Error | undefined;
+      try {
+        await client.query("begin isolation level repeatable read read only");
+        const result = await fn(async (text, params) => (await client.query(text, params)).rows);
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        failure = error as Error;
+        await client.query("rollback").catch(() => {});
+        throw error;
+      } finally {
+        client.release(failure);
+      }
+    },
+    listen: (channel, handlers) => listenWithReconnect(options, channel, handlers),
     async close() {
       await maintenance?.close();
       await pool.end();
@@ -201,6 +218,69 @@ async function openLockSession(options: PostgresOptions, lock: AdvisoryLock): Pr
     throw error;
   }
   return { client, lost: () => lost, close };
+}
+
+/** How long a dropped listening connection waits before it connects again. */
+const LISTEN_RECONNECT_MS = 1000;
+
+/**
+ * LISTEN on a connection of its own (named `sluice listen` in pg_stat_activity), re-opened after it drops, for as long
+ * as it is not stopped.
+ */
+async function listenWithReconnect(
+  options: PostgresOptions,
+  channel: string,
+  handlers: NotificationHandlers,
+): Promise<Listening> {
+  const { timeouts, logger } = options;
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+
+  const connect = async () => {
+    if (stopped) return;
+    const current = new pg.Client(connectionConfig(options.url, timeouts, "sluice listen"));
+    client = current;
+    let down = false;
+    const dropped = (error: Error) => {
+      if (down || stopped) return;
+      down = true;
+      logger.warn(
+        { err: error, channel },
+        "lost the database connection listening for changes; reconnecting",
+      );
+      handlers.onDisconnected(error);
+      current.connection.stream.destroy();
+      retry = setTimeout(connect, LISTEN_RECONNECT_MS);
+    };
+    current.on("error", dropped);
+    current.on("end", () => dropped(new DatabaseUnavailableError("the listening connection closed")));
+    current.on("notification", (message) => {
+      if (message.channel === channel) handlers.onNotify();
+    });
+    try {
+      await current.connect();
+      await current.query(`listen ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      dropped(error as Error);
+      return;
+    }
+    if (!stopped) handlers.onConnected();
+  };
+
+  await connect();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      const current = client;
+      if (!current) return;
+      // A connection the network has swallowed never answers the goodbye: it is dropped after the connect timeout.
+      const timer = setTimeout(() => current.connection.stream.destroy(), timeouts.connectMs);
+      await current.end().catch(() => {});
+      clearTimeout(timer);
+    },
+  };
 }
 
 /**

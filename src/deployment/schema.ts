@@ -43,6 +43,19 @@ export const SolverConfigSchema = z
     logo: z.string().min(1).optional(),
     /** Environment variable that holds this solver's shared secret (never the secret itself). */
     sharedSecretEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, "must be an environment variable name"),
+    /**
+     * Where Sluice POSTs each order assigned to this solver, once its transaction has committed (the order stream's
+     * record, HMAC-signed with the solver's secret). https, except on a loopback address.
+     */
+    notifyUrl: z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        (url) =>
+          url.startsWith("https:") ||
+          /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/.test(url),
+        "must be https (plain http only on a loopback address)",
+      )
+      .optional(),
   })
   .strict();
 
@@ -66,6 +79,12 @@ export const DeploymentSchema = z
     /** Ids kept out of use: they match nothing in `solverIds` or `solverId`. */
     reservedSolverIds: z.array(z.string().regex(SOLVER_ID_PATTERN)).default([]),
     confirmationDepth: z.number().int().min(0).max(1000),
+    /**
+     * How deep a block must be before what it decided is final (`finalized` on orders): at least confirmationDepth;
+     * by default the larger of it and 64 (Ethereum's two epochs). Where the chain serves a `finalized` block tag
+     * (not on a local chain), that block is used instead.
+     */
+    finalityDepth: z.number().int().min(0).max(10_000).optional(),
     /** First block the indexer reads (the Reactor's deployment block). */
     startBlock: z.number().int().min(0).default(0),
     quoteLifetimeSeconds: z.number().int().min(10).max(3600).default(120),
@@ -102,6 +121,13 @@ export const DeploymentSchema = z
       "adapter",
     );
     unique([...deployment.solvers.map((s) => s.id), ...deployment.reservedSolverIds], "solvers", "solver id");
+    if (deployment.finalityDepth !== undefined && deployment.finalityDepth < deployment.confirmationDepth) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["finalityDepth"],
+        message: `must be at least confirmationDepth (${deployment.confirmationDepth})`,
+      });
+    }
     const outputs = new Set(deployment.outputTokens.map((t) => t.address));
     deployment.inputTokens.forEach((token, index) => {
       if (token.liquidityOutputToken && !outputs.has(token.liquidityOutputToken)) {
@@ -129,6 +155,14 @@ export const DeploymentSchema = z
       }
     }
   });
+
+/** Ethereum finalizes two epochs (64 blocks) behind the head. */
+export const DEFAULT_FINALITY_DEPTH = 64;
+
+/** The deployment's finality depth: its own, or the larger of its confirmation depth and DEFAULT_FINALITY_DEPTH. */
+export function finalityDepthOf(deployment: Pick<Deployment, "finalityDepth" | "confirmationDepth">): number {
+  return deployment.finalityDepth ?? Math.max(deployment.confirmationDepth, DEFAULT_FINALITY_DEPTH);
+}
 
 export type DeploymentInput = z.input<typeof DeploymentSchema>;
 export type Deployment = z.output<typeof DeploymentSchema>;

@@ -114,6 +114,8 @@ export function devnetDeployment({ core, solverEndpoints }: DevnetDeploymentOpti
       }),
       // The devnet never reorganises: orders settle at the block that includes them.
       confirmationDepth: 0,
+      // Small, so a demo order becomes final within seconds (a block a second).
+      finalityDepth: 2,
       startBlock: Number(core.startBlock),
     },
     "devnet",

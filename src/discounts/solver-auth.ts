@@ -1,4 +1,5 @@
-// Who may use the internal discount API: an enabled internal solver, identified by its id and its own shared
+// Who a solver is (its id and its own shared secret: the order stream asks it), and who may use the internal
+// discount API: an enabled internal solver, identified by its id and its own shared
 // secret. Missing or wrong credentials are a SolverAuthenticationError; a real solver that is external or disabled a
 // SolverForbiddenError.
 import { createHash, timingSafeEqual } from "node:crypto";
@@ -16,6 +17,17 @@ export function authenticateInternalSolver(
   solvers: Pick<SolverDirectory, "byId">,
   headers: Record<string, string | string[] | undefined>,
 ): Solver {
+  const solver = authenticateSolver(solvers, headers);
+  if (!solver.internal) throw new SolverForbiddenError(solver.id, "external_solver");
+  if (!solver.enabled) throw new SolverForbiddenError(solver.id, "disabled_solver");
+  return solver;
+}
+
+/** The configured solver whose id and own shared secret the headers carry (internal or external, enabled or not). */
+export function authenticateSolver(
+  solvers: Pick<SolverDirectory, "byId">,
+  headers: Record<string, string | string[] | undefined>,
+): Solver {
   const id = headers[SOLVER_ID_HEADER];
   const secret = headers[SOLVER_SECRET_HEADER];
   if (typeof id !== "string" || typeof secret !== "string" || secret.length === 0) {
@@ -24,7 +36,5 @@ export function authenticateInternalSolver(
   const solver = solvers.byId(id);
   if (!solver?.sharedSecret || !secretsEqual(secret, solver.sharedSecret))
     throw new SolverAuthenticationError();
-  if (!solver.internal) throw new SolverForbiddenError(solver.id, "external_solver");
-  if (!solver.enabled) throw new SolverForbiddenError(solver.id, "disabled_solver");
   return solver;
 }

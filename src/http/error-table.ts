@@ -19,12 +19,17 @@ import {
 import { DuplicateTokenError, UnsupportedLiquidityTokenError } from "../liquidity/errors.ts";
 import {
   InvalidCursorError,
+  InvalidLastEventIdError,
   InvalidSwapperSignatureError,
   MissingOrdersFilterError,
+  MissingStreamFilterError,
+  OtherSolverStreamError,
   QuoteExpiredError,
   QuoteMismatchError,
   QuoteNotFoundError,
   QuoteUnavailableError,
+  StreamCapacityError,
+  StreamClientLimitError,
 } from "../orders/errors.ts";
 import { DeprecatedPointsRouteError, NoPointsDataError, UnknownVaultError } from "../points/errors.ts";
 import type { BaseError, ErrorClass } from "../shared/errors.ts";
@@ -59,7 +64,7 @@ export const FRAMEWORK_SWAP_ERROR_CODES = [
   "SERVICE_UNAVAILABLE",
 ] as const;
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 429 | 500 | 503;
 
 interface Row<Envelope extends "swap" | "partner", Code extends string> {
   readonly error: ErrorClass;
@@ -121,6 +126,12 @@ export const ERROR_TABLE = [
   // GET /orders.
   swap(MissingOrdersFilterError, 400, "MISSING_FILTER"),
   swap(InvalidCursorError, 400, "VALIDATION_FAILED"),
+  // GET /orders/stream.
+  swap(MissingStreamFilterError, 400, "MISSING_FILTER"),
+  swap(InvalidLastEventIdError, 400, "VALIDATION_FAILED"),
+  swap(OtherSolverStreamError, 403, "UNAUTHORIZED"),
+  swap(StreamClientLimitError, 429, "TOO_MANY_STREAMS"),
+  swap(StreamCapacityError, 503, "STREAMS_AT_CAPACITY"),
   // POST /order.
   swap(QuoteNotFoundError, 404, "QUOTE_NOT_FOUND"),
   swap(QuoteExpiredError, 409, "QUOTE_EXPIRED"),

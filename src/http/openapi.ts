@@ -37,6 +37,34 @@ export function withoutComponentIds<Document extends object>(document: Document)
   return { ...document, components: { ...components, schemas } };
 }
 
+/** Marks a response schema whose body is not JSON: the document lists it under this media type. */
+export const MEDIA_TYPE_KEY = "x-media-type";
+
+/**
+ * The generator lists every response under application/json. A response whose schema names another media type (the
+ * order stream's text/event-stream) is listed under that one instead; the route's errors stay JSON.
+ */
+export function withMediaTypes<Document extends object>(document: Document): Document {
+  const paths = (
+    document as { paths?: Record<string, Record<string, { responses?: Record<string, unknown> }>> }
+  ).paths;
+  for (const operations of Object.values(paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        const content = (response as { content?: Record<string, { schema?: Record<string, unknown> }> })
+          .content;
+        const json = content?.["application/json"];
+        const mediaType = json?.schema?.[MEDIA_TYPE_KEY];
+        if (!content || !json?.schema || typeof mediaType !== "string") continue;
+        const { [MEDIA_TYPE_KEY]: _marker, ...schema } = json.schema;
+        delete content["application/json"];
+        content[mediaType] = { ...json, schema };
+      }
+    }
+  }
+  return document;
+}
+
 /** What the document is made from besides the routes' schemas: the route table and this deployment's examples. */
 export interface DocumentFacts {
   routes: readonly RouteEntry[];
@@ -73,7 +101,7 @@ export function openApiOptions(facts: DocumentFacts): SwaggerOptions {
       };
     },
     transformObject: (input) =>
-      withAnswersDescribed(withoutComponentIds(jsonSchemaTransformObject(input)), facts),
+      withAnswersDescribed(withMediaTypes(withoutComponentIds(jsonSchemaTransformObject(input))), facts),
   };
 }
 

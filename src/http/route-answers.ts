@@ -88,6 +88,7 @@ export const STATUS_MEANINGS: Record<number, string> = {
   410: "Gone",
   413: "Payload too large (the body limit is 1 MiB)",
   415: "Unsupported media type (send `Content-Type: application/json`)",
+  429: "Too many requests from this client",
   500: "Internal error",
   503: "Service unavailable: retry later",
 };
@@ -117,6 +118,8 @@ export const CODE_MEANINGS: Record<SwapErrorCode | PartnerErrorCode, string> = {
   REQUEST_TIMEOUT: "The request was not received in time",
   INTERNAL: "Unexpected server error",
   SERVICE_UNAVAILABLE: "The database is unavailable; retry later",
+  TOO_MANY_STREAMS: "This client holds as many order streams as one client may (STREAM_MAX_PER_IP)",
+  STREAMS_AT_CAPACITY: "This replica holds as many order streams as it may (STREAM_MAX_CONNECTIONS); retry later",
   noData: "No points data has been ingested yet",
   noResultsFound: "Nothing matches (e.g. an unknown vault)",
   anErrorOccurred: "The request is invalid",

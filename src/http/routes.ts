@@ -18,6 +18,7 @@ import * as demoPage from "./handlers/demo-page.ts";
 import * as dev from "./handlers/dev.ts";
 import * as discounts from "./handlers/discounts.ts";
 import * as liquidity from "./handlers/liquidity.ts";
+import * as orderStream from "./handlers/order-stream.ts";
 import * as orders from "./handlers/orders.ts";
 import * as points from "./handlers/points.ts";
 import * as registry from "./handlers/registry.ts";
@@ -46,6 +47,8 @@ export interface DeploymentServices {
   orders: OrderService;
   database: Database;
   openOrders: OpenOrdersCache;
+  /** GET /orders/stream: the replica's order streams, their limits, and the solvers whose streams they check. */
+  orderStreams: orderStream.OrderStreamServices;
   liquidity: LiquidityService;
   discounts: DiscountService;
   solverDiscounts: SolverDiscounts;
@@ -103,6 +106,7 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "POST", url: "/quote", listener: "public", schema: swap.quoteSchema, handler: swap.quote(services.quotes, services.publicUrl), serializerCompiler: swap.quoteSerializerCompiler }),
     route({ method: "POST", url: "/order", listener: "public", schema: swap.orderSchema, handler: swap.order(services.orders) }),
     route({ method: "GET", url: "/orders", listener: "public", schema: orders.ordersSchema, handler: orders.orders(services.database, services.openOrders) }),
+    route({ method: "GET", url: "/orders/stream", listener: "public", schema: orderStream.orderStreamSchema, handler: orderStream.orderStream(services.orderStreams) }),
 
     route({ method: "POST", url: "/liquidity", listener: "public", schema: liquidity.liquiditySchema, handler: liquidity.liquidity(services.liquidity) }),
     route({ method: "POST", url: "/liquidity-batch", listener: "public", schema: liquidity.liquidityBatchSchema, handler: liquidity.liquidityBatch(services.liquidity) }),

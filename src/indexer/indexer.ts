@@ -7,11 +7,13 @@ import type { Address } from "viem";
 import type { ChainPublicClient } from "../chain/client.ts";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
+import { DEFAULT_FINALITY_DEPTH } from "../deployment/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { OrderEvents, OrderStatusChanged } from "../orders/order-events.ts";
 import { OrderSettlement } from "../orders/settlement.ts";
 import { BlockFollower, MAX_BLOCKS_PER_STEP, type StepResult } from "./block-follower.ts";
 import { type BlockReads, ReactorEventApplier } from "./event-applier.ts";
+import { Finality } from "./finality.ts";
 import { IndexerLease, IndexerLeaseHeldElsewhereError, IndexerLeaseLostError } from "./lease.ts";
 
 export interface IndexerOptions {
@@ -20,6 +22,10 @@ export interface IndexerOptions {
   reactor: Address;
   multicall?: Address;
   confirmationDepth: number;
+  /** How deep a deciding block must be for its orders to be final (default: the larger of confirmationDepth and 64). */
+  finalityDepth?: number;
+  /** Prefer the chain's `finalized` block tag to the depth (real networks; default false). */
+  useFinalizedTag?: boolean;
   /** The first block to index when nothing is indexed yet. */
   startBlock: bigint;
   /** Where the order changes are published once their block's transaction has committed. */
@@ -31,17 +37,29 @@ export interface IndexerOptions {
 
 export class ReactorIndexer {
   readonly #follower: BlockFollower<BlockReads, OrderStatusChanged[]>;
+  readonly #finality: Finality;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #lease: IndexerLease | null = null;
   #stopped = true;
 
   constructor(private readonly options: IndexerOptions) {
+    const settlement = new OrderSettlement(options.database);
+    this.#finality = new Finality({
+      database: options.database,
+      client: options.client,
+      settlement,
+      orderEvents: options.orderEvents,
+      clock: options.clock,
+      logger: options.logger,
+      finalityDepth: options.finalityDepth ?? Math.max(options.confirmationDepth, DEFAULT_FINALITY_DEPTH),
+      useFinalizedTag: options.useFinalizedTag ?? false,
+    });
     const applier = new ReactorEventApplier({
       client: options.client,
       reactor: options.reactor,
       ...(options.multicall ? { multicall: options.multicall } : {}),
-      settlement: new OrderSettlement(options.database),
+      settlement,
       orderEvents: options.orderEvents,
       clock: options.clock,
     });
@@ -114,8 +132,16 @@ export class ReactorIndexer {
   async #stepUntilCaughtUp(lease: IndexerLease): Promise<void> {
     for (;;) {
       const result = await this.#follower.step(lease);
-      if (this.#stopped || result.blocks < MAX_BLOCKS_PER_STEP) return;
+      if (this.#stopped) return;
+      if (result.blocks < MAX_BLOCKS_PER_STEP) break;
     }
+    await this.#finality.finalize(lease);
+  }
+
+  async #stepOnce(lease: IndexerLease): Promise<StepResult> {
+    const result = await this.#follower.step(lease);
+    await this.#finality.finalize(lease);
+    return result;
   }
 
   /**
@@ -123,11 +149,11 @@ export class ReactorIndexer {
    * another replica holds it).
    */
   async step(): Promise<StepResult> {
-    if (this.#lease) return this.#follower.step(this.#lease);
+    if (this.#lease) return this.#stepOnce(this.#lease);
     const lease = await IndexerLease.acquire(this.options.database);
     if (!lease) throw new IndexerLeaseHeldElsewhereError();
     try {
-      return await this.#follower.step(lease);
+      return await this.#stepOnce(lease);
     } finally {
       await lease.release();
     }

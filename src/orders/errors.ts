@@ -97,3 +97,42 @@ export class InvalidCursorError extends BaseError {
     });
   }
 }
+
+/** GET /orders/stream without an order filter (and not a solver's stream). */
+export class MissingStreamFilterError extends MissingOrdersFilterError {
+  override name = "MissingStreamFilterError";
+}
+
+/** This replica holds STREAM_MAX_CONNECTIONS streams already: the client retries (here or on another replica). */
+export class StreamCapacityError extends BaseError {
+  override name = "StreamCapacityError";
+  constructor(limit: number) {
+    super("Too many order streams on this server; retry later", { details: { limit } });
+  }
+}
+
+/** One client address holds STREAM_MAX_PER_IP streams on this replica already. */
+export class StreamClientLimitError extends BaseError {
+  override name = "StreamClientLimitError";
+  constructor(limit: number) {
+    super("Too many order streams from this client", { details: { limit } });
+  }
+}
+
+/** A solver's stream asked for another solver's orders (by `solverId`, or an Executor that is not its own). */
+export class OtherSolverStreamError extends BaseError {
+  override name = "OtherSolverStreamError";
+  constructor(solverId: string, asked: { solverId?: string | undefined; filler?: string | undefined }) {
+    super("A solver's stream carries only its own orders", { details: { solverId, ...asked } });
+  }
+}
+
+/** A Last-Event-ID header that is not an id this API sends. */
+export class InvalidLastEventIdError extends BaseError {
+  override name = "InvalidLastEventIdError";
+  constructor() {
+    super("Last-Event-ID must be the id of an event this stream sent", {
+      details: { issues: [{ path: "last-event-id", message: "must be a non-negative integer" }] },
+    });
+  }
+}

@@ -18,12 +18,18 @@ export interface OrderStatusChanged {
   to: OrderStatus;
 }
 
+/** An order's end status became final (its deciding block is the finality depth deep): not a status change. */
+export interface OrderFinalized {
+  kind: "finalized";
+  orderId: string;
+}
+
 /** The chain behind the stored state changed: every order was deleted (chain-identity.ts). */
 export interface OrdersReset {
   kind: "reset";
 }
 
-export type OrderEvent = OrderStatusChanged | OrdersReset;
+export type OrderEvent = OrderStatusChanged | OrderFinalized | OrdersReset;
 
 export type OrderEventListener = (event: OrderEvent) => void;
 

@@ -12,6 +12,8 @@ export function orderJson(row: OrderListRow): string {
     `,"txHash":${row.tx_hash === null ? "null" : string(row.tx_hash)},"nonce":${string(row.nonce)}` +
     `,"input":{"token":${string(row.token_in)},"amount":${string(row.amount_in)}}` +
     `,"outputs":${outputsJson(row.outputs)},"settledAmounts":${string(row.settled_amounts)}` +
+    // Block numbers are far below 2^53: a JSON number, written from PostgreSQL's digits.
+    `,"fillBlockNumber":${row.fill_block_number ?? "null"},"finalized":${row.finalized ? "true" : "false"}` +
     `,"createdAt":${string(row.created_at_iso)},"updatedAt":${string(row.updated_at_iso)}`;
   if (row.executable) {
     json +=

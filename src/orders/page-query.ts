@@ -19,6 +19,9 @@ export interface OrderListRow extends Record<string, unknown> {
   amount_in: string;
   outputs: Array<{ token: string; recipient: string; amount: string }>;
   settled_amounts: SettledAmount[];
+  /** Decimal digits (int8 as text), or null unless filled. */
+  fill_block_number: string | null;
+  finalized: boolean;
   /** ISO 8601 UTC with milliseconds, as the record shows it. */
   created_at_iso: string;
   updated_at_iso: string;
@@ -33,13 +36,13 @@ export interface OrderListRow extends Record<string, unknown> {
 }
 
 // `Date#toISOString` form: milliseconds, truncated like the driver's Date parsing did.
-const RECORD_TIME = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+export const RECORD_TIME = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 // Microseconds: the keyset must compare equal to the stored value. (No output column may be named like a sort
 // column: ORDER BY would sort by the output text instead of the indexed column.)
 const CURSOR_TIME = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
 /** The WHERE clause and parameters of a query's filters (without the keyset condition). */
-function filterClause(query: OrdersQuery): { where: string[]; params: unknown[] } {
+export function filterClause(query: OrdersQuery): { where: string[]; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   const bind = (value: unknown) => {
@@ -91,7 +94,7 @@ export function pageSql(
   }
   params.push(pageSize);
   const text = `select order_id, order_hash, status, quote_id, swapper, tx_hash, nonce, token_in, amount_in, outputs,
-      settled_amounts,
+      settled_amounts, fill_block_number::text as fill_block_number, finalized,
       to_char(created_at at time zone 'UTC', ${RECORD_TIME}) as created_at_iso,
       to_char(updated_at at time zone 'UTC', ${RECORD_TIME}) as updated_at_iso,
       ${executionColumns(query)}

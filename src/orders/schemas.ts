@@ -94,6 +94,16 @@ export const OrderRecordSchema = z
         txHash: Bytes32Schema,
       }),
     ),
+    fillBlockNumber: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "Extension: the block of the Fill that filled the order; null unless filled" }),
+    finalized: z.boolean().meta({
+      description:
+        "Extension: the order has an end status (filled, expired, cancelled, error) decided at a block the " +
+        "deployment's finality depth deep (or below the chain's `finalized` block): it will not change again",
+    }),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
     encodedOrder: HexSchema.optional().meta({ description: EXECUTION_FIELD }),

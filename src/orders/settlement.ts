@@ -2,10 +2,26 @@
 // the indexer's transaction for one block (a Fill, an invalidated nonce, the reconciler's verdicts, the undoing of a
 // reorged block); and, when the chain itself changes, the deletion of every order. Each change is a compare-and-set written together with its history row, and comes back as the
 // event to publish (OrderEvents) once that transaction has committed.
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Database, DbTransaction } from "../db/client.ts";
-import type { OrderStatusChanged } from "./order-events.ts";
-import { type OrderStatus, orderAttempts, orderStatusHistory, orders, type SettledAmount } from "./tables.ts";
+import type { OrderFinalized, OrderStatusChanged } from "./order-events.ts";
+import {
+  type OrderStatus,
+  orderAttempts,
+  orderEventClock,
+  orderEvents,
+  orderStatusHistory,
+  orders,
+  type SettledAmount,
+} from "./tables.ts";
+
+/** The statuses no order leaves by itself: once decided at a final block, the order is over. */
+export const END_STATUSES = [
+  "filled",
+  "expired",
+  "cancelled",
+  "error",
+] as const satisfies readonly OrderStatus[];
 
 export interface StatusChange {
   orderId: string;
@@ -13,6 +29,11 @@ export interface StatusChange {
   to: OrderStatus;
   reason: string;
   blockNumber?: bigint;
+  /**
+   * The block that decided the new status, when it is not `blockNumber` (a rewind goes back to a status an earlier
+   * block decided); null: no block (open).
+   */
+  decidedAt?: bigint | null;
   txHash?: string | null;
   settledAmounts?: SettledAmount[];
   at: Date;
@@ -52,6 +73,14 @@ export class OrderSettlement {
   async anyTracked(): Promise<boolean> {
     const rows = await this.database.query<{ one: number }>(
       "select 1 as one from orders where status in ('open', 'insufficient-funds') limit 1",
+    );
+    return rows.length > 0;
+  }
+
+  /** Whether any order has an end status not final yet (the finalizer's working set). */
+  async anyUnfinalized(): Promise<boolean> {
+    const rows = await this.database.query<{ one: number }>(
+      "select 1 as one from orders where not finalized and status in ('filled', 'expired', 'cancelled', 'error') limit 1",
     );
     return rows.length > 0;
   }
@@ -141,11 +170,19 @@ export class OrderSettlement {
       const from = current[0]?.status;
       const to = change.fromStatus;
       if (!from || !to || from === to) continue;
+      // The status it goes back to was decided by the change before this one (at a block at or below the fork).
+      const [before] = await tx
+        .select({ blockNumber: orderStatusHistory.blockNumber })
+        .from(orderStatusHistory)
+        .where(and(eq(orderStatusHistory.orderId, orderId), lt(orderStatusHistory.id, change.id)))
+        .orderBy(desc(orderStatusHistory.id))
+        .limit(1);
       const event = await this.change(tx, {
         orderId,
         from,
         to,
         reason: `reorg: block ${change.blockNumber} left the chain (back to block ${forkPoint})`,
+        decidedAt: to === "open" ? null : (before?.blockNumber ?? null),
         at,
         ...(to !== "filled" ? { txHash: null, settledAmounts: [] } : {}),
       });
@@ -154,9 +191,33 @@ export class OrderSettlement {
     return events;
   }
 
-  /** The chain behind the stored orders changed (chain-identity.ts): every order goes, with its history and attempts. */
+  /**
+   * The chain behind the stored orders changed (chain-identity.ts): every order goes, with its history, attempts and
+   * stream events. The event ids go on from where they were, and every id handed out so far counts as pruned: a
+   * stream resuming from one gets the (now empty) snapshot again instead of a resume across the reset.
+   */
   async deleteAll(tx: DbTransaction): Promise<void> {
-    await tx.execute(sql`truncate table ${orderStatusHistory}, ${orderAttempts}, ${orders}`);
+    await tx.execute(sql`truncate table ${orderStatusHistory}, ${orderAttempts}, ${orderEvents}, ${orders}`);
+    await tx.execute(sql`update ${orderEventClock} set pruned_through = last_id`);
+  }
+
+  /**
+   * Marks final every order whose end status was decided at or below `finalBlock` (and is not final yet). Not a
+   * status change: no history row; the order log records it (its trigger) like any other change of the row.
+   */
+  async finalize(tx: DbTransaction, finalBlock: bigint, at: Date): Promise<OrderFinalized[]> {
+    const rows = await tx
+      .update(orders)
+      .set({ finalized: true, updatedAt: at })
+      .where(
+        and(
+          eq(orders.finalized, false),
+          inArray(orders.status, END_STATUSES),
+          lte(orders.statusBlockNumber, finalBlock),
+        ),
+      )
+      .returning({ orderId: orders.orderId });
+    return rows.map((row) => ({ kind: "finalized", orderId: row.orderId }));
   }
 
   /**
@@ -169,6 +230,15 @@ export class OrderSettlement {
       .set({
         status: change.to,
         updatedAt: change.at,
+        // A new status is not final yet, whatever the previous one was.
+        finalized: false,
+        statusBlockNumber: change.decidedAt !== undefined ? change.decidedAt : (change.blockNumber ?? null),
+        fillBlockNumber:
+          change.to === "filled"
+            ? change.decidedAt !== undefined
+              ? change.decidedAt
+              : (change.blockNumber ?? null)
+            : null,
         ...(change.txHash !== undefined ? { txHash: change.txHash } : {}),
         ...(change.settledAmounts !== undefined ? { settledAmounts: change.settledAmounts } : {}),
       })

@@ -4,8 +4,10 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  boolean,
   check,
   index,
+  integer,
   jsonb,
   numeric,
   pgTable,
@@ -61,6 +63,12 @@ export const orders = pgTable(
     encodedOrder: text("encoded_order").notNull(),
     txHash: text("tx_hash"),
     settledAmounts: jsonb("settled_amounts").$type<SettledAmount[]>().notNull().default(sql`'[]'::jsonb`),
+    /** The block of the Fill that filled the order; null unless filled. */
+    fillBlockNumber: bigint("fill_block_number", { mode: "bigint" }),
+    /** The block that decided the current status (a Fill, a nonce invalidation, the reconciler); null for `open`. */
+    statusBlockNumber: bigint("status_block_number", { mode: "bigint" }),
+    /** The status is an end status decided at a block at least the deployment's finality depth deep. */
+    finalized: boolean("finalized").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 6 }).notNull(),
   },
@@ -80,6 +88,10 @@ export const orders = pgTable(
       table.createdAt.desc(),
       table.orderId.desc(),
     ),
+    // The finalizer's working set: end statuses not final yet.
+    index("orders_unfinalized_idx")
+      .on(table.statusBlockNumber)
+      .where(sql`not ${table.finalized} and ${table.status} in ('filled','expired','cancelled','error')`),
     // The reconciler's working set: open orders only.
     index("orders_open_idx").on(table.swapper, table.nonce).where(sql`${table.status} = 'open'`),
     check(
@@ -120,3 +132,36 @@ export const orderStatusHistory = pgTable(
   },
   (table) => [index("order_status_history_order_idx").on(table.orderId, table.id)],
 );
+
+/**
+ * The order stream's durable log: one row per change of an order row (creation, status, finality), written by a
+ * trigger on `orders` (migrations 0003+) so no writer (a replica's POST /order, the indexer) can forget one. Each row
+ * keeps the fields that change, as they were after that change; the rest of the order never changes. Ids come from
+ * order_event_clock at commit time (a deferred trigger), so they increase in commit order: a reader that has seen id
+ * n has seen every id below it. Rows older than the retention window are pruned.
+ */
+export const orderEvents = pgTable(
+  "order_events",
+  {
+    id: bigint("id", { mode: "bigint" }).primaryKey(),
+    orderId: uuid("order_id").notNull(),
+    status: text("status", { enum: ORDER_STATUSES }).notNull(),
+    txHash: text("tx_hash"),
+    settledAmounts: jsonb("settled_amounts").$type<SettledAmount[]>().notNull(),
+    fillBlockNumber: bigint("fill_block_number", { mode: "bigint" }),
+    finalized: boolean("finalized").notNull().default(false),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 6 }).notNull(),
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("order_events_recorded_idx").on(table.recordedAt)],
+);
+
+/**
+ * One row: the newest order event id handed out, and the newest one pruned (or dropped by a chain reset). Writers
+ * take the next id by updating this row at commit, which serialises their commits on it for that instant only.
+ */
+export const orderEventClock = pgTable("order_event_clock", {
+  id: integer("id").primaryKey(),
+  lastId: bigint("last_id", { mode: "bigint" }).notNull(),
+  prunedThrough: bigint("pruned_through", { mode: "bigint" }).notNull(),
+});

@@ -67,6 +67,11 @@ export interface OrderFillerOptions {
   executor: Address;
   reactor: Address;
   pollIntervalMs: number;
+  /**
+   * Cuts the wait between polls short when an order is pushed (the order stream), and the wait to use now: the
+   * poll interval while the stream is down, a longer safety poll while it is up. Without it, plain polling.
+   */
+  wakeup?: { wait(ms: number, signal: AbortSignal): Promise<void>; intervalMs(): number };
   client: ChainPublicClient;
   chain: SolverChainView;
   sender: SequentialSender;
@@ -102,7 +107,9 @@ export class OrderFiller {
           if (signal.aborted) break;
           this.#logger.warn({ err: error }, "order poll failed; retrying");
         }
-        await sleep(this.#options.pollIntervalMs, undefined, { signal });
+        const { wakeup } = this.#options;
+        if (wakeup) await wakeup.wait(wakeup.intervalMs(), signal);
+        else await sleep(this.#options.pollIntervalMs, undefined, { signal });
       }
     } catch (error) {
       if (!signal.aborted) throw error;

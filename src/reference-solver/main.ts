@@ -11,7 +11,9 @@ import { SolverChainView } from "./chain-view.ts";
 import type { ReferenceSolverConfig, ReferenceSolverSecrets } from "./config.ts";
 import { InternalDiscountsClient } from "./discounts-client.ts";
 import { OrderFiller } from "./filler.ts";
+import { OrderStreamClient } from "./order-stream-client.ts";
 import { OrdersClient } from "./orders-client.ts";
+import { PollWakeup } from "./poll-wakeup.ts";
 import { ReferenceQuoter } from "./quoter.ts";
 import { SequentialSender } from "./sender.ts";
 import { startQuoteServer } from "./server.ts";
@@ -97,7 +99,21 @@ export async function startReferenceSolver(
   });
 
   const fillerLogger = logger.child({ component: "filler" });
+  // Won orders are pushed on the order stream, which wakes the filler at once; the poll stays the source of truth
+  // (and watches the chain for lost fills), at its interval whether or not the stream is up.
+  const wakeup = new PollWakeup();
+  const stream = new OrderStreamClient({
+    apiUrl: config.apiUrl,
+    solverId: config.solverId,
+    sharedSecret: options.sharedSecret,
+    logger: fillerLogger,
+    onOrder: () => wakeup.wake(),
+  });
   const filler = new OrderFiller({
+    wakeup: {
+      wait: (ms, signal) => wakeup.wait(ms, signal),
+      intervalMs: () => config.pollIntervalMs,
+    },
     executor: config.executor,
     reactor: config.reactor,
     pollIntervalMs: config.pollIntervalMs,
@@ -116,7 +132,7 @@ export async function startReferenceSolver(
   const controller = new AbortController();
   const aborted = once(controller.signal, "abort");
   const running = Promise.race([options.apiListening, aborted])
-    .then(() => filler.run(controller.signal))
+    .then(() => Promise.all([filler.run(controller.signal), stream.run(controller.signal)]))
     .catch((error: unknown) => {
       fillerLogger.fatal({ err: error }, "filler stopped");
     });

@@ -14,6 +14,8 @@ export interface Solver {
   /** Bundled logo name, if any. */
   logo?: string;
   sharedSecret?: string;
+  /** Where each order assigned to it is POSTed (deployment file only). */
+  notifyUrl?: string;
 }
 
 export class SolverDirectory {
@@ -43,6 +45,7 @@ export class SolverDirectory {
       enabled: config.enabled,
       logo: config.logo,
       sharedSecret: secrets.solverSecrets.get(config.id),
+      ...(config.notifyUrl ? { notifyUrl: config.notifyUrl } : {}),
     });
     return new SolverDirectory(deployment.solvers.map(toSolver), deployment.reservedSolverIds, logos);
   }

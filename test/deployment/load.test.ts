@@ -79,6 +79,18 @@ describe("deployment files", () => {
     expect(deployment.solvers[0]?.enabled).toBe(true);
   });
 
+  it("ships mainnet's finality depth (64) and refuses one below the confirmation depth", () => {
+    const deployment = loadDeployment({
+      network: "mainnet",
+      file: writeFile("mainnet-finality.json", operatorFile(6, 2)),
+    });
+    expect(deployment.finalityDepth).toBe(64);
+    const shallow = { ...operatorFile(6, 2), confirmationDepth: 5, finalityDepth: 4 };
+    expect(() =>
+      loadDeployment({ network: "mainnet", file: writeFile("mainnet-shallow.json", shallow) }),
+    ).toThrow(/finalityDepth: must be at least confirmationDepth \(5\)/);
+  });
+
   it("refuses mainnet with the wrong number of solver slots", () => {
     expect(() =>
       loadDeployment({ network: "mainnet", file: writeFile("mainnet-5.json", operatorFile(5, 2)) }),

@@ -662,6 +662,9 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
           cursor,
         },
       })),
+      // A solver's stream without its credentials: 401 from the handler. Every mutation stays short of a stream
+      // (no wallet filter, no credentials), so each request gets a whole answer.
+      get("/orders/stream", () => ({ ...none(), query: { solverId: "ext_alpha", lastEventId: "1" } }), [401]),
       post("/liquidity", () => ({ tokenIn: chain.core.tokens.rwa, solverIds: ["ext_alpha", "int_gamma"] })),
       post("/liquidity-batch", () => ({ tokensIn: [chain.core.tokens.rwa], solverId: "ext_alpha" })),
       post("/discount", () => json(another.body), [200, 409]),

@@ -386,6 +386,12 @@ function unreachableDatabase(): Database {
     withAdvisoryLock: async () => {
       throw failure();
     },
+    readConsistently: async () => {
+      throw failure();
+    },
+    listen: async () => {
+      throw failure();
+    },
     lockTransaction: async () => {
       throw failure();
     },

@@ -238,6 +238,9 @@ describe("every route's real answers match the schemas it declares", () => {
     await expectAnswer(app, 200, "GET", "/api/v1/orders?solverId=ext_alpha&orderStatus=open");
     await expectAnswer(app, 400, "GET", "/api/v1/orders?sort=asc");
     await expectAnswer(app, 400, "GET", `/api/v1/orders?swapper=${swapper}&limit=1&cursor=not-ours`);
+    // GET /orders/stream's refusals (its streams are read in test/orders/order-stream*.test.ts).
+    await expectAnswer(app, 400, "GET", "/api/v1/orders/stream");
+    await expectAnswer(app, 401, "GET", "/api/v1/orders/stream?solverId=ext_alpha");
     await insertOrders(swapDatabase, PAGE_SIZE + 10);
     const long = await expectAnswer(app, 200, "GET", "/api/v1/orders?solverId=ext_many&orderStatus=open");
     expect(long.headers["transfer-encoding"]).toBe("chunked");

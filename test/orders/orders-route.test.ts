@@ -75,6 +75,8 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
       // The committed outputs without their portions.
       outputs: first.outputs.map(({ token, recipient, amount }) => ({ token, recipient, amount })),
       settledAmounts: [],
+      fillBlockNumber: null,
+      finalized: false,
       createdAt: first.createdAt.toISOString(),
       updatedAt: first.updatedAt.toISOString(),
       encodedOrder: first.encodedOrder,

@@ -81,10 +81,18 @@ function adapters(): Address[] {
   return [chain.core.adapters.usd, chain.core.adapters.usdt, secondAdapter];
 }
 
-async function startSolver(apiUrl: string): Promise<{ solver: ReferenceSolver; logs: CapturedLogs }> {
+async function startSolver(
+  apiUrl: string,
+  pollIntervalMs?: number,
+): Promise<{ solver: ReferenceSolver; logs: CapturedLogs }> {
   const logs = captureLogs();
   const solver = await startReferenceSolver(
-    solverConfig(chain, { apiUrl, adapters: adapters(), marginBps: MARGIN_BPS }),
+    solverConfig(chain, {
+      apiUrl,
+      adapters: adapters(),
+      marginBps: MARGIN_BPS,
+      ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+    }),
     { sharedSecret: SOLVER_SECRET, privateKey: solverKey(), logger: logs.logger },
   );
   let stopped = false;
@@ -104,10 +112,10 @@ async function startSolver(apiUrl: string): Promise<{ solver: ReferenceSolver; l
 }
 
 /** A Sluice swap server on the file's database with the reference solver as its one solver. */
-async function startFlow(): Promise<Flow> {
+async function startFlow(options: { pollIntervalMs?: number } = {}): Promise<Flow> {
   const listener = await startLateListener();
   cleanups.add(() => listener.close());
-  const { solver, logs } = await startSolver(`${listener.url}/api/v1`);
+  const { solver, logs } = await startSolver(`${listener.url}/api/v1`, options.pollIntervalMs);
   const clock = new ManualClock(Number(await chain.now()) * 1000);
   const { app, runtime } = await createSwapTestApp(chain, database, {
     clock,
@@ -251,6 +259,19 @@ describe("reference solver on anvil with a Sluice swap server", () => {
     }
     expect(await solverNonce()).toBe(nonceBefore + 1);
     expect(await fillsSince(startBlock)).toEqual([placed.orderHash]);
+  });
+
+  it("learns of a won order from the order stream at once, a minute before its next poll", async () => {
+    const flow = await startFlow({ pollIntervalMs: 60_000 });
+    await flow.logs.waitFor((e) => e.msg === "order stream open", { what: "the order stream" });
+    await flow.logs.waitFor((e) => e.msg === "open orders polled", { what: "the first poll" });
+    // Its first poll ran at start; the next one is a minute away: only the stream can wake it for this order.
+    const placed = await placeOrder(chain, flow.app, 10n * RWA);
+    const filled = await flow.logs.waitFor(
+      (e) => e.msg === "order filled" && e.orderHash === placed.orderHash,
+      { what: "the fill" },
+    );
+    expect(filled.txHash).toMatch(/^0x[0-9a-f]{64}$/);
   });
 
   it("skips an order whose deadline has passed in chain time", async () => {

@@ -164,6 +164,9 @@ export async function createSwapTestApp(
     },
   });
   const parts = sluice.deployment!;
+  // The order stream's log reader runs from the start (the root starts it in start(), which these tests may not
+  // call), so streams get live events; the close below stops it.
+  await sluice.parts.orderFeed.start();
   await sluice.http.ready();
   await sluice.internalHttp.ready();
   return {
@@ -187,6 +190,9 @@ export async function createSwapTestApp(
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
-    close: () => sluice.stop(),
+    close: async () => {
+      await sluice.stop();
+      await sluice.parts.orderFeed.stop();
+    },
   };
 }

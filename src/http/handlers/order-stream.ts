@@ -1,0 +1,146 @@
+// GET /orders/stream: an order stream (src/orders/order-stream.ts) written as Server-Sent Events, with a `retry:`
+// (jittered, so clients dropped together do not come back together), a comment heartbeat every 15 s (proxies close
+// silent connections), and the replica's stream limits (../stream-connections.ts). A solver's stream (by `solverId`
+// or `filler`) asks that solver's credentials: the execution fields are public by design, but the credentials pick
+// the solver and guard a long-lived resource.
+import { PassThrough } from "node:stream";
+import { z } from "zod";
+import { HEARTBEAT_INTERVAL_MS } from "../../config/http-timeouts.ts";
+import { SolverAuthenticationError } from "../../discounts/errors.ts";
+import { authenticateSolver } from "../../discounts/solver-auth.ts";
+import {
+  InvalidLastEventIdError,
+  MissingStreamFilterError,
+  OtherSolverStreamError,
+  StreamCapacityError,
+  StreamClientLimitError,
+} from "../../orders/errors.ts";
+import type { OrderStreams, StreamMessage } from "../../orders/order-stream.ts";
+import { EventIdSchema, OrderStreamQuerySchema, StreamFilter } from "../../orders/stream-filter.ts";
+import type { SolverDirectory } from "../../solvers/directory.ts";
+import { MEDIA_TYPE_KEY } from "../openapi.ts";
+import type { Handler } from "../route.ts";
+import type { StreamConnections } from "../stream-connections.ts";
+
+/** Clients wait this long before reconnecting, plus up to RETRY_JITTER_MS. */
+export const RETRY_BASE_MS = 2000;
+export const RETRY_JITTER_MS = 3000;
+
+export const orderStreamSchema = {
+  tags: ["orders"],
+  summary: "A stream of order changes (Server-Sent Events)",
+  description:
+    "`text/event-stream`. Give at least one of orderId, orderIds, orderHash, orderHashes, swapper (a wallet's " +
+    "stream), or solverId / filler with `x-solver-id` and `x-rfq-shared-secret` (a solver's stream: its open " +
+    "orders with their execution fields). First one `snapshot` event per matching order (a solver's stream: its " +
+    "open orders), each the record GET /orders returns, then an `order` event for each change of a matching " +
+    "order (the record after the change); each event's `id:` increases across the deployment. Reconnect with " +
+    "`Last-Event-ID` (or `lastEventId`) to get every change after it exactly once while it is within the " +
+    "retention window; an older id gets `event: resync` and the snapshot again. A stream naming orders sends " +
+    "`event: end` once each of them has an end status with `finalized: true`; reconnecting after that answers " +
+    "204. Comment heartbeats every 15 s. 429/503 when the client's or the server's stream limit is reached.",
+  querystring: OrderStreamQuerySchema,
+  response: {
+    200: z.string().meta({
+      [MEDIA_TYPE_KEY]: "text/event-stream",
+      description:
+        "Server-Sent Events: `event: snapshot|order|resync|end`, `id:` (the log id), `data:` (an Order record; " +
+        "resync: {lastEventId, oldestResumableId})",
+    }),
+    204: z.null().meta({ description: "Every named order was final before the client's last event" }),
+  },
+  errors: [
+    MissingStreamFilterError,
+    InvalidLastEventIdError,
+    SolverAuthenticationError,
+    OtherSolverStreamError,
+    StreamClientLimitError,
+    StreamCapacityError,
+  ],
+  database: true,
+};
+
+export interface OrderStreamServices {
+  streams: OrderStreams;
+  connections: StreamConnections;
+  solvers: Pick<SolverDirectory, "byId">;
+}
+
+export function orderStream(services: OrderStreamServices): Handler<typeof orderStreamSchema> {
+  return async (request, reply) => {
+    const filter = StreamFilter.of(request.query);
+    if (filter.solverView) authorizeSolverStream(services.solvers, request.headers, filter);
+    const lastEventId = resumeId(request.headers["last-event-id"]) ?? request.query.lastEventId;
+
+    const body = new PassThrough();
+    const release = services.connections.acquire(request.ip, { end: () => body.end() });
+    let opened: Awaited<ReturnType<OrderStreams["open"]>>;
+    try {
+      opened = await services.streams.open(filter, lastEventId);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    if (opened.kind === "over") {
+      release();
+      return reply.code(204).send(null);
+    }
+    const stream = opened;
+    const heartbeat = setInterval(() => body.write(": heartbeat\n\n"), HEARTBEAT_INTERVAL_MS);
+    body.on("close", () => {
+      clearInterval(heartbeat);
+      stream.cancel();
+      release();
+    });
+    body.write(`retry: ${RETRY_BASE_MS + Math.floor(Math.random() * RETRY_JITTER_MS)}\n\n`);
+    stream.run({
+      send: (message) => body.write(frame(message)),
+      close: () => body.end(),
+    });
+    return (
+      reply
+        .header("content-type", "text/event-stream; charset=utf-8")
+        .header("cache-control", "no-cache, no-transform")
+        // nginx buffers responses unless told not to.
+        .header("x-accel-buffering", "no")
+        // A stream of text: the 200 schema documents it, no serializer sees it.
+        .send(body as never)
+    );
+  };
+}
+
+function resumeId(header: string | string[] | undefined): bigint | undefined {
+  if (header === undefined) return undefined;
+  const parsed = EventIdSchema.safeParse(Array.isArray(header) ? header[0] : header);
+  if (!parsed.success) throw new InvalidLastEventIdError();
+  return parsed.data;
+}
+
+/** A solver's stream: its credentials, and only its own orders (its id, its Executor). */
+function authorizeSolverStream(
+  solvers: OrderStreamServices["solvers"],
+  headers: Record<string, string | string[] | undefined>,
+  filter: StreamFilter,
+): void {
+  const solver = authenticateSolver(solvers, headers);
+  const { solverId, filler } = filter.query;
+  if (
+    (solverId !== undefined && solverId !== solver.id) ||
+    (filler !== undefined && filler !== solver.filler.toLowerCase())
+  )
+    throw new OtherSolverStreamError(solver.id, { solverId, filler });
+}
+
+/** One message as an SSE event. Its data is one line: JSON has no raw newlines. */
+export function frame(message: StreamMessage): string {
+  switch (message.kind) {
+    case "snapshot":
+    case "order":
+      return `event: ${message.kind}\nid: ${message.id}\ndata: ${message.order}\n\n`;
+    case "resync":
+      return `event: resync\ndata: {"lastEventId":"${message.lastEventId}","oldestResumableId":"${message.oldestResumableId}"}\n\n`;
+    case "end":
+      // An event without data is never dispatched by EventSource.
+      return `event: end\nid: ${message.id}\ndata: {}\n\n`;
+  }
+}
