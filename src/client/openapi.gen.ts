@@ -365,7 +365,7 @@ export interface paths {
          *
          *     Cancel (`deadline` 0): any validly signed request of an authorized signer deletes the pair's discount and answers its id (with none stored, the cancel's own digest). Each cancel works once, and a cancelled discount can never be published again. Cancelling is backend-only: nothing is retracted on-chain.
          *
-         *     Errors: 400 `VALIDATION_FAILED`; 400 `INVALID_SIGNATURE`; 403 `UNAUTHORIZED_SIGNER`; `DISCOUNT_REJECTED` with `details.reason` — 400 `unknown_adapter`, `unsupported_token`, `wrong_protocol`, `above_max_discount`, `below_min_discount`, `expired`; 409 `nonce_used`, `cancelled`, `replayed_cancel`. Nothing is stored on failure.
+         *     Errors: 400 `VALIDATION_FAILED`; 400 `INVALID_SIGNATURE`; 400 `UNAUTHORIZED_SIGNER`; `DISCOUNT_REJECTED` with `details.reason` — 400 `unknown_adapter`, `unsupported_token`, `wrong_protocol`, `above_max_discount`, `below_min_discount`, `expired`; 409 `nonce_used`, `cancelled`, `replayed_cancel`. Nothing is stored on failure.
          */
         post: {
             parameters: {
@@ -393,21 +393,10 @@ export interface paths {
                  * @description Bad request. Error codes:
                  *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
                  *     - `INVALID_SIGNATURE`: The signature does not recover to the expected signer
+                 *     - `UNAUTHORIZED_SIGNER`: The signer is not authorized on the adapter
                  *     - `DISCOUNT_REJECTED`: The discount breaks a rule; `details.reason` says which
                  */
                 400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SwapError"];
-                    };
-                };
-                /**
-                 * @description Forbidden. Error codes:
-                 *     - `UNAUTHORIZED_SIGNER`: The signer is not authorized on the adapter
-                 */
-                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1249,6 +1238,141 @@ export interface paths {
                 };
                 /**
                  * @description Service unavailable: retry later. Error codes:
+                 *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
+                 */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stream of order changes (Server-Sent Events)
+         * @description `text/event-stream`. Give at least one of orderId, orderIds, orderHash, orderHashes, swapper (a wallet's stream), or solverId / filler with `x-solver-id` and `x-rfq-shared-secret` (a solver's stream: its open orders with their execution fields). First one `snapshot` event per matching order (a solver's stream: its open orders), each the record GET /orders returns, then an `order` event for each change of a matching order (the record after the change); each event's `id:` increases across the deployment. Reconnect with `Last-Event-ID` (or `lastEventId`) to get every change after it exactly once while it is within the retention window; an older id gets `event: resync` and the snapshot again. A stream naming orders sends `event: end` once each of them has an end status with `finalized: true`; reconnecting after that answers 204. Comment heartbeats every 15 s. 429/503 when the client's or the server's stream limit is reached.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    orderId?: string;
+                    /** @description Comma-separated (or repeated) order ids, at most 50 */
+                    orderIds?: string | string[];
+                    orderHash?: string;
+                    /** @description Comma-separated (or repeated) order hashs, at most 50 */
+                    orderHashes?: string | string[];
+                    /** @description EVM address; any case accepted, returned lowercase */
+                    swapper?: string;
+                    /** @description Keeps only this solver's orders and adds the execution fields to its own open orders */
+                    solverId?: string;
+                    /** @description Keeps only the orders this Executor fills and adds the execution fields to its open orders */
+                    filler?: string;
+                    /** @description For clients that cannot set the Last-Event-ID header: the id of the last event received */
+                    lastEventId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Server-Sent Events: `event: snapshot|order|resync|end`, `id:` (the log id), `data:` (an Order record; resync: {lastEventId, oldestResumableId}) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Every named order was final before the client's last event */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
+                 *     - `MISSING_FILTER`: At least one filter is required
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `UNAUTHORIZED`: Missing, wrong or insufficient solver credentials
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Forbidden. Error codes:
+                 *     - `UNAUTHORIZED`: Missing, wrong or insufficient solver credentials
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `TOO_MANY_STREAMS`: This client holds as many order streams as one client may (STREAM_MAX_PER_IP)
+                 */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `STREAMS_AT_CAPACITY`: This replica holds as many order streams as it may (STREAM_MAX_CONNECTIONS); retry later
                  *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
                  */
                 503: {
@@ -2547,6 +2671,10 @@ export interface components {
                 recipient: string;
                 txHash: string;
             }[];
+            /** @description Extension: the block of the Fill that filled the order; null unless filled */
+            fillBlockNumber: number | null;
+            /** @description Extension: the order has an end status (filled, expired, cancelled, error) decided at a block the deployment's finality depth deep (or below the chain's `finalized` block): it will not change again */
+            finalized: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2632,6 +2760,10 @@ export interface components {
                 recipient: string;
                 txHash: string;
             }[];
+            /** @description Extension: the block of the Fill that filled the order; null unless filled */
+            fillBlockNumber: number | null;
+            /** @description Extension: the order has an end status (filled, expired, cancelled, error) decided at a block the deployment's finality depth deep (or below the chain's `finalized` block): it will not change again */
+            finalized: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3373,7 +3505,7 @@ export interface components {
         SwapError: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "UNAUTHORIZED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */
@@ -3386,7 +3518,7 @@ export interface components {
         SwapErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "UNAUTHORIZED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */

@@ -119,7 +119,8 @@ export const CODE_MEANINGS: Record<SwapErrorCode | PartnerErrorCode, string> = {
   INTERNAL: "Unexpected server error",
   SERVICE_UNAVAILABLE: "The database is unavailable; retry later",
   TOO_MANY_STREAMS: "This client holds as many order streams as one client may (STREAM_MAX_PER_IP)",
-  STREAMS_AT_CAPACITY: "This replica holds as many order streams as it may (STREAM_MAX_CONNECTIONS); retry later",
+  STREAMS_AT_CAPACITY:
+    "This replica holds as many order streams as it may (STREAM_MAX_CONNECTIONS); retry later",
   noData: "No points data has been ingested yet",
   noResultsFound: "Nothing matches (e.g. an unknown vault)",
   anErrorOccurred: "The request is invalid",
