@@ -20,7 +20,7 @@ export interface LoggedOrderRow extends OrderListRow {
 }
 
 export interface LogBounds {
-  /** The newest id handed out. */
+  /** The newest id this read can see (ids commit in order, so every id below it is visible too). */
   lastId: bigint;
   /** Changes up to this id may be gone (pruned, or dropped by a chain reset): no resume from below it. */
   prunedThrough: bigint;
@@ -54,8 +54,11 @@ export async function readChangesAfter(
 }
 
 export async function readLogBounds(query: RawQuery): Promise<LogBounds> {
+  // The newest visible id, not the sequence's last value: that one may belong to a commit this read cannot see yet.
   const rows = await query<{ last_id: string; pruned_through: string }>(
-    "select last_id::text as last_id, pruned_through::text as pruned_through from order_event_clock where id = 1",
+    `select greatest(pruned_through, coalesce((select max(id) from order_events), 0))::text as last_id,
+        pruned_through::text as pruned_through
+      from order_event_clock where id = 1`,
   );
   const row = rows[0];
   if (!row) throw new Error("order_event_clock has no row: the database is not migrated");

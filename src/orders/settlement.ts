@@ -198,7 +198,10 @@ export class OrderSettlement {
    */
   async deleteAll(tx: DbTransaction): Promise<void> {
     await tx.execute(sql`truncate table ${orderStatusHistory}, ${orderAttempts}, ${orderEvents}, ${orders}`);
-    await tx.execute(sql`update ${orderEventClock} set pruned_through = last_id`);
+    // Every id handed out so far, committed or about to be (the sequence's last value), counts as pruned.
+    await tx.execute(
+      sql`update ${orderEventClock} set pruned_through = greatest(pruned_through, (select last_value from order_events_id_seq))`,
+    );
   }
 
   /**

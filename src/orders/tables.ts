@@ -10,6 +10,7 @@ import {
   integer,
   jsonb,
   numeric,
+  pgSequence,
   pgTable,
   text,
   timestamp,
@@ -137,8 +138,9 @@ export const orderStatusHistory = pgTable(
  * The order stream's durable log: one row per change of an order row (creation, status, finality), written by a
  * trigger on `orders` (migrations 0003+) so no writer (a replica's POST /order, the indexer) can forget one. Each row
  * keeps the fields that change, as they were after that change; the rest of the order never changes. Ids come from
- * order_event_clock at commit time (a deferred trigger), so they increase in commit order: a reader that has seen id
- * n has seen every id below it. Rows older than the retention window are pruned.
+ * order_events_id_seq at commit time (a deferred trigger) while the committing transaction holds order_event_clock's
+ * row lock, so they increase in commit order: a reader that has seen id n has seen every id below it. Rows older
+ * than the retention window are pruned.
  */
 export const orderEvents = pgTable(
   "order_events",
@@ -156,12 +158,16 @@ export const orderEvents = pgTable(
   (table) => [index("order_events_recorded_idx").on(table.recordedAt)],
 );
 
+/** The order event ids, taken at commit under order_event_clock's row lock (migration 0005). */
+export const orderEventIds = pgSequence("order_events_id_seq");
+
 /**
- * One row: the newest order event id handed out, and the newest one pruned (or dropped by a chain reset). Writers
- * take the next id by updating this row at commit, which serialises their commits on it for that instant only.
+ * One row: the newest order event id pruned (or dropped by a chain reset). Writers lock it (`for update`, no new row
+ * version) at commit before taking their ids, which serialises their commits on it for that instant only. Locking
+ * rather than counting in it keeps a transaction that changes many orders linear: updating one row once per change
+ * in one transaction grows its version chain, and each update walks it.
  */
 export const orderEventClock = pgTable("order_event_clock", {
   id: integer("id").primaryKey(),
-  lastId: bigint("last_id", { mode: "bigint" }).notNull(),
   prunedThrough: bigint("pruned_through", { mode: "bigint" }).notNull(),
 });
