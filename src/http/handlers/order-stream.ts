@@ -19,6 +19,7 @@ import type { OrderStreams, StreamMessage } from "../../orders/order-stream.ts";
 import { EventIdSchema, OrderStreamQuerySchema, StreamFilter } from "../../orders/stream-filter.ts";
 import type { SolverDirectory } from "../../solvers/directory.ts";
 import { MEDIA_TYPE_KEY } from "../openapi.ts";
+import { logAsRoutine } from "../request-log.ts";
 import type { Handler } from "../route.ts";
 import type { StreamConnections } from "../stream-connections.ts";
 
@@ -69,7 +70,11 @@ export interface OrderStreamServices {
 export function orderStream(services: OrderStreamServices): Handler<typeof orderStreamSchema> {
   return async (request, reply) => {
     const filter = StreamFilter.of(request.query);
-    if (filter.solverView) authorizeSolverStream(services.solvers, request.headers, filter);
+    if (filter.solverView) {
+      authorizeSolverStream(services.solvers, request.headers, filter);
+      // A solver's stream stands in for its polls, and is reopened as they were: at debug like them.
+      logAsRoutine(request);
+    }
     const lastEventId = resumeId(request.headers["last-event-id"]) ?? request.query.lastEventId;
 
     const body = new PassThrough();
