@@ -59,7 +59,12 @@ export async function* streamOrders(
         const event = toOrderStreamEvent(message.event, message.id, message.data);
         if (event === "end") return;
         if (event === undefined) continue;
-        lastEventId = event.type === "resync" ? undefined : event.id;
+        // Snapshot events all carry the id of the log when the snapshot began, and nothing marks the snapshot's
+        // end: resuming from that id after a drop inside the snapshot would skip its remaining orders. So only a
+        // change moves the resume point; a drop before the first change takes the snapshot again (states repeat,
+        // changes are never lost).
+        if (event.type === "order") lastEventId = event.id;
+        if (event.type === "resync") lastEventId = undefined;
         dropsInARow = 0;
         yield event;
       }
