@@ -1,6 +1,6 @@
 // The one way the client talks to Sluice: `fetch`, injectable (a test's, a wallet's instrumented one, a runtime
-// without a global fetch). Kept fetch-based on purpose: the order stream a later version adds is Server-Sent Events
-// read from a fetch body, since Node 20 has no EventSource.
+// without a global fetch). Kept fetch-based on purpose: the order stream is Server-Sent Events read from a fetch body
+// (sse.ts), since Node 20 has no EventSource.
 import { apiErrorOf } from "./errors.ts";
 
 export type Fetch = typeof globalThis.fetch;

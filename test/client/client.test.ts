@@ -1,5 +1,6 @@
 // sluice/client against a fresh devnet: its generated types match the document the server serves, a whole swap
-// goes through it with a viem wallet client as the signer, its errors carry both envelopes, and the package
+// goes through it with a viem wallet client as the signer and waitForOrder on the order stream (polling when the
+// stream route answers 404), its errors carry both envelopes, and the package
 // `npm ci` builds (dist/client) is importable and type-checks from a directory where only viem is installed.
 import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -261,7 +262,8 @@ describe("sluice/client on a fresh devnet", () => {
     );
     expect(imported.filter((specifier) => !/^viem(\/|$)/.test(specifier!))).toEqual([]);
 
-    const consumer = `import { createSluiceClient, SluiceApiError, type QuoteEntry } from "sluice/client";
+    const consumer = `import { createSluiceClient, OrderStreamUnavailableError, SluiceApiError, type OrderStreamEvent,
+  type QuoteEntry } from "sluice/client";
 import { privateKeyToAccount, generatePrivateKey } from "viem/accounts";
 const sluice = createSluiceClient({ apiUrl: process.argv[2] ?? "" });
 const account = privateKeyToAccount(generatePrivateKey());
@@ -272,7 +274,15 @@ const quoted = await sluice.quote({ tokenInChainId: chainId, tokenOutChainId: ch
 const best: QuoteEntry = quoted.quotes[0]!;
 let code = "";
 try { await sluice.orders({ orderId: "nope" }); } catch (error) { if (error instanceof SluiceApiError) code = error.code; }
-console.log(JSON.stringify({ solvers: quoted.quotes.length, best: best.solver.id, code }));
+// The stream reads SSE from fetch alone: an orderId the server rejects is refused before any event.
+let streamRefused = 0;
+try {
+  const first: IteratorResult<OrderStreamEvent, void> = await sluice.streamOrders({ orderId: "nope" }).next();
+  void first;
+} catch (error) {
+  if (error instanceof OrderStreamUnavailableError && error.cause instanceof SluiceApiError) streamRefused = error.cause.status;
+}
+console.log(JSON.stringify({ solvers: quoted.quotes.length, best: best.solver.id, code, streamRefused }));
 `;
     writeFileSync(join(consumerDir.path, "package.json"), JSON.stringify({ type: "module", private: true }));
     writeFileSync(join(consumerDir.path, "consumer.ts"), consumer);
@@ -311,6 +321,7 @@ console.log(JSON.stringify({ solvers: quoted.quotes.length, best: best.solver.id
       solvers: 2,
       best: "sluice_alpha",
       code: "VALIDATION_FAILED",
+      streamRefused: 400,
     });
     expect(isAddress(devnet.chain.core.tokens.usd)).toBe(true);
   });
