@@ -125,8 +125,21 @@ async function main(): Promise<boolean> {
     orderStatus: submitted.orderStatus,
   });
 
-  // 5. Poll until the order leaves `open`.
-  const order = await sluice.waitForOrder(submitted.orderId, { intervalMs: 1000, timeoutMs: 120_000 });
+  // 5. Follow the order on the stream (polling if the stream cannot be used) until it leaves `open`, printing each
+  //    live event as it arrives.
+  const order = await sluice.waitForOrder(submitted.orderId, {
+    intervalMs: 1000,
+    timeoutMs: 120_000,
+    onEvent: (event) =>
+      say(
+        `event ${event.type}`,
+        event.type === "resync"
+          ? `from ${event.lastEventId}: taking the snapshot again`
+          : `id ${event.id} ${event.order.orderStatus}${event.order.txHash ? ` ${event.order.txHash}` : ""}`,
+      ),
+    onFallback: (reason) => say("stream", `unavailable (${reason.message}): polling GET /orders`),
+    onPoll: (seen) => say("poll", seen?.orderStatus ?? "not listed yet"),
+  });
   say("status", order.orderStatus);
   if (order.orderStatus !== "filled") return false;
   say("txHash", order.txHash);

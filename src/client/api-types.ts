@@ -39,3 +39,5 @@ export type DevFaucetResponse = JsonAnswer<paths["/dev/faucet"]["get"]>;
 export type DevFaucetAsset = DevFaucetResponse["assets"][number];
 export type DevFaucetFundResponse = JsonAnswer<paths["/dev/faucet"]["post"]>;
 export type DevFundResponse = JsonAnswer<paths["/dev/fund"]["post"]>;
+
+export type OrderStreamQuery = NonNullable<paths["/orders/stream"]["get"]["parameters"]["query"]>;

@@ -15,7 +15,14 @@ import type {
   QuoteRequest,
   QuoteResponse,
 } from "./api-types.ts";
-import { OrderWaitTimeoutError } from "./errors.ts";
+import { delay } from "./delay.ts";
+import { OrderStreamUnavailableError, OrderWaitTimeoutError } from "./errors.ts";
+import {
+  type OrderStreamEvent,
+  type OrderStreamFilter,
+  type StreamOrdersOptions,
+  streamOrders,
+} from "./order-stream.ts";
 import { type QuoteSigner, signQuote } from "./signing.ts";
 import { createTransport, type TransportOptions } from "./transport.ts";
 
@@ -34,11 +41,17 @@ export interface CallOptions {
 }
 
 export interface WaitForOrderOptions extends CallOptions {
-  /** Between two looks at the order (default 1000 ms: the devnet mines a block a second). */
+  /** Between two polls, once the stream could not be used (default 1000 ms: the devnet mines a block a second). */
   intervalMs?: number;
-  /** Give up with `OrderWaitTimeoutError` after this long (default 120 000 ms). */
+  /** Give up with `OrderWaitTimeoutError` after this long (default 120 000 ms), stream and polling together. */
   timeoutMs?: number;
-  /** Called with each answer (undefined while the order is not listed yet). */
+  /** Each event the order stream delivers (snapshot, order, resync), as it arrives. */
+  onEvent?: (event: OrderStreamEvent) => void;
+  /** Each new look at the order, streamed or polled. */
+  onUpdate?: (order: Order) => void;
+  /** The stream could not be used (refused, not SSE, kept dropping): polling takes over from here. */
+  onFallback?: (reason: OrderStreamUnavailableError) => void;
+  /** Called with each poll's answer (undefined while the order is not listed yet). */
   onPoll?: (order: Order | undefined) => void;
 }
 
@@ -55,7 +68,18 @@ export interface SluiceClient {
   ): Promise<OrderResponse & { signature: Hex }>;
   /** GET /orders with its filters (`orderId`, `orderIds`, `swapper`, `orderStatus`…). */
   orders(query: OrdersQuery, options?: CallOptions): Promise<OrdersResponse>;
-  /** Polls GET /orders?orderId= until the order leaves `open` (filled, cancelled, expired, error…) and returns it. */
+  /**
+   * GET /orders/stream: the followed orders' events (snapshot, then each change), resuming with `Last-Event-ID`
+   * after a drop; ends on `end` (every named order final); OrderStreamUnavailableError when it cannot be used.
+   */
+  streamOrders(
+    filter: OrderStreamFilter,
+    options?: StreamOrdersOptions,
+  ): AsyncGenerator<OrderStreamEvent, void>;
+  /**
+   * Follows the order on GET /orders/stream until it leaves `open` (filled, cancelled, expired, error…) and returns
+   * it; polls GET /orders?orderId= instead when the stream cannot be used (an older server, a proxy without SSE).
+   */
   waitForOrder(orderId: string, options?: WaitForOrderOptions): Promise<Order>;
   /** The devnet's helpers (403 `DEV_ONLY` on any other deployment). */
   dev: {
@@ -70,6 +94,50 @@ export interface SluiceClient {
 
 export function createSluiceClient(options: SluiceClientOptions): SluiceClient {
   const transport = createTransport(options);
+
+  /**
+   * The stream part of waitForOrder: `settled` with the order once it leaves `open`, `timeout` at `giveUpAt`, or
+   * `poll` when the stream cannot be used (or ended without a settled order), so polling carries on.
+   */
+  async function followOnStream(
+    orderId: string,
+    wait: WaitForOrderOptions,
+    giveUpAt: number,
+    seen: (order: Order) => void,
+  ): Promise<{ kind: "settled"; order: Order } | { kind: "timeout" } | { kind: "poll" }> {
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(wait.signal?.reason);
+    wait.signal?.addEventListener("abort", onAbort, { once: true });
+    if (wait.signal?.aborted) onAbort();
+    let timedOut = false;
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        stop.abort(new Error("waitForOrder timed out"));
+      },
+      Math.max(0, giveUpAt - Date.now()),
+    );
+    try {
+      for await (const event of streamOrders(transport, { orderId }, { signal: stop.signal })) {
+        wait.onEvent?.(event);
+        if (event.type === "resync" || event.order.orderId !== orderId) continue;
+        seen(event.order);
+        wait.onUpdate?.(event.order);
+        if (event.order.orderStatus !== "open") return { kind: "settled", order: event.order };
+      }
+      return { kind: "poll" };
+    } catch (error) {
+      if (wait.signal?.aborted) throw wait.signal.reason;
+      if (timedOut) return { kind: "timeout" };
+      if (!(error instanceof OrderStreamUnavailableError)) throw error;
+      wait.onFallback?.(error);
+      return { kind: "poll" };
+    } finally {
+      clearTimeout(timer);
+      wait.signal?.removeEventListener("abort", onAbort);
+      stop.abort();
+    }
+  }
 
   const orders: SluiceClient["orders"] = (query, call = {}) =>
     transport.get<OrdersResponse>("/orders", { query, signal: call.signal });
@@ -98,14 +166,24 @@ export function createSluiceClient(options: SluiceClientOptions): SluiceClient {
 
     orders,
 
+    streamOrders: (filter, streamOptions = {}) => streamOrders(transport, filter, streamOptions),
+
     async waitForOrder(orderId, wait = {}) {
       const intervalMs = wait.intervalMs ?? 1000;
       const timeoutMs = wait.timeoutMs ?? 120_000;
       const giveUpAt = Date.now() + timeoutMs;
       let lastStatus: string | null = null;
+
+      const streamed = await followOnStream(orderId, wait, giveUpAt, (order) => {
+        lastStatus = order.orderStatus;
+      });
+      if (streamed.kind === "settled") return streamed.order;
+      if (streamed.kind === "timeout") throw new OrderWaitTimeoutError(orderId, timeoutMs, lastStatus);
+
       for (;;) {
         const [order] = (await orders({ orderId }, wait)).orders;
         wait.onPoll?.(order);
+        if (order) wait.onUpdate?.(order);
         if (order && order.orderStatus !== "open") return order;
         lastStatus = order?.orderStatus ?? null;
         if (Date.now() + intervalMs > giveUpAt)
@@ -122,20 +200,4 @@ export function createSluiceClient(options: SluiceClientOptions): SluiceClient {
         transport.post<DevFundResponse>("/dev/fund", { walletAddress }, call),
     },
   };
-}
-
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -78,3 +78,19 @@ export class OrderWaitTimeoutError extends Error {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/**
+ * The order stream could not be used: it answered an error status or something that is not `text/event-stream` (an
+ * older server's 404, a proxy that strips SSE), or it dropped `drops` times in a row without delivering an event.
+ * `waitForOrder` falls back to polling on it.
+ */
+export class OrderStreamUnavailableError extends Error {
+  override name = "OrderStreamUnavailableError";
+  constructor(
+    message: string,
+    /** The answer's error (status, code, X-Request-Id) when the stream was refused; the last failure otherwise. */
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+  }
+}

@@ -10,7 +10,9 @@ export {
   type SluiceClientOptions,
   type WaitForOrderOptions,
 } from "./client.ts";
-export { OrderWaitTimeoutError, SluiceApiError } from "./errors.ts";
+export { OrderStreamUnavailableError, OrderWaitTimeoutError, SluiceApiError } from "./errors.ts";
 export type { paths as SluiceApiPaths } from "./openapi.gen.ts";
+export type { OrderStreamEvent, OrderStreamFilter, StreamOrdersOptions } from "./order-stream.ts";
 export { type QuoteSigner, signerAddress, signQuote } from "./signing.ts";
+export { readServerSentEvents, type ServerSentEvent } from "./sse.ts";
 export type { Fetch } from "./transport.ts";

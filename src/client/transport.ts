@@ -1,6 +1,6 @@
 // The one way the client talks to Sluice: `fetch`, injectable (a test's, a wallet's instrumented one, a runtime
-// without a global fetch). Kept fetch-based on purpose: the order stream a later version adds is Server-Sent Events
-// read from a fetch body, since Node 20 has no EventSource.
+// without a global fetch). Kept fetch-based on purpose: the order stream is Server-Sent Events read from a fetch body
+// (sse.ts), since Node 20 has no EventSource.
 import { apiErrorOf } from "./errors.ts";
 
 export type Fetch = typeof globalThis.fetch;
@@ -21,9 +21,17 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
 }
 
+export interface StreamRequestOptions {
+  query?: Record<string, QueryValue>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal | undefined;
+}
+
 export interface Transport {
   get<T>(path: string, options?: RequestOptions): Promise<T>;
   post<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
+  /** A GET whose answer is read as it arrives (Server-Sent Events): the raw response, whatever its status. */
+  openStream(path: string, options?: StreamRequestOptions): Promise<Response>;
 }
 
 export function createTransport(options: TransportOptions): Transport {
@@ -53,6 +61,12 @@ export function createTransport(options: TransportOptions): Transport {
   return {
     get: (path, request = {}) => send("GET", path, request),
     post: (path, body, request = {}) => send("POST", path, { ...request, body }),
+    openStream: (path, request = {}) =>
+      fetcher(`${base}${path}${queryString(request.query)}`, {
+        method: "GET",
+        headers: { accept: "text/event-stream", ...options.headers, ...request.headers },
+        ...(request.signal ? { signal: request.signal } : {}),
+      }),
   };
 }
 

@@ -115,9 +115,20 @@ step("submit", async () => {
   const submitted = await sluice.submitOrder(state.best!, account);
   text("order-id", submitted.orderId);
   text("status", submitted.orderStatus);
+  // On the order stream (polling if it cannot be used); each live event is listed as it arrives.
   const order = await sluice.waitForOrder(submitted.orderId, {
     intervalMs: 500,
-    onPoll: (seen) => seen && text("status", seen.orderStatus),
+    onEvent: (event) => {
+      const item = document.createElement("li");
+      item.className = `event ${event.type}`;
+      item.textContent =
+        event.type === "resync"
+          ? `resync from ${event.lastEventId}: the snapshot again`
+          : `${event.type} #${event.id} ${event.order.orderStatus}`;
+      element("events").append(item);
+    },
+    onUpdate: (seen) => text("status", seen.orderStatus),
+    onFallback: () => text("events-note", "the stream is unavailable: polling GET /orders"),
   });
   text("status", order.orderStatus);
   text("tx-hash", order.txHash ?? "");

@@ -1,5 +1,6 @@
 // sluice/client against a fresh devnet: its generated types match the document the server serves, a whole swap
-// goes through it with a viem wallet client as the signer, its errors carry both envelopes, and the package
+// goes through it with a viem wallet client as the signer and waitForOrder on the order stream (polling when the
+// stream route answers 404), its errors carry both envelopes, and the package
 // `npm ci` builds (dist/client) is importable and type-checks from a directory where only viem is installed.
 import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -22,6 +23,8 @@ import type { DevnetSluice } from "../../src/app/devnet.ts";
 import { buildClientPackage } from "../../src/cli/client-package.ts";
 import {
   createSluiceClient,
+  type OrderStreamEvent,
+  type OrderStreamUnavailableError,
   OrderWaitTimeoutError,
   SluiceApiError,
   type SluiceClient,
@@ -58,7 +61,8 @@ describe("sluice/client on a fresh devnet", () => {
     ).toBe(true);
   });
 
-  it("swaps through quote, checkApproval, submitOrder (a viem wallet client signs) and waitForOrder", async () => {
+  /** Funds a throwaway wallet, quotes, approves and submits the best entry through `client`, as a wallet does. */
+  async function submitSwap(client: SluiceClient) {
     const rpcUrl = devnet.chain.rpcUrl;
     const chainId = devnet.chain.chainId;
     const chain = defineChain({
@@ -73,12 +77,12 @@ describe("sluice/client on a fresh devnet", () => {
       transport: http(rpcUrl),
     });
     const swapper = wallet.account.address;
-    const funded = await sluice.dev.fund(swapper);
+    const funded = await client.dev.fund(swapper);
     const tokenIn = funded.token as Address;
     const tokenOut = devnet.chain.core.tokens.usd;
     const amount = parseUnits("50", 18);
 
-    const quoted = await sluice.quote({
+    const quoted = await client.quote({
       tokenInChainId: chainId,
       tokenOutChainId: chainId,
       tokenIn,
@@ -88,22 +92,52 @@ describe("sluice/client on a fresh devnet", () => {
       outputs: [{ token: tokenOut }],
     });
     expect(quoted.quotes.map((entry) => entry.solver.id).sort()).toEqual(["sluice_alpha", "sluice_beta"]);
-    const approval = await sluice.checkApproval({ walletAddress: swapper, chainId, token: tokenIn, amount });
+    const approval = await client.checkApproval({ walletAddress: swapper, chainId, token: tokenIn, amount });
     expect(approval.cancel).toBeNull();
     const approvalTx = approval.approval!;
     const hash = await wallet.sendTransaction({ to: approvalTx.to as Address, data: approvalTx.data as Hex });
     await devnetClient(devnet).waitForTransactionReceipt({ hash, pollingInterval: 100 });
 
-    const submitted = await sluice.submitOrder(quoted.quotes[0]!, wallet);
+    const submitted = await client.submitOrder(quoted.quotes[0]!, wallet);
     expect(submitted).toMatchObject({ orderStatus: "open", orderId: expect.stringMatching(UUID) });
-    const polls: Array<string | undefined> = [];
-    const order = await sluice.waitForOrder(submitted.orderId, {
+    return { submitted, swapper, tokenOut };
+  }
+
+  /** A fetch that records each request's path and query (and Last-Event-ID), then asks `answer` or the server. */
+  function recordingFetch(answer?: (url: URL) => Response | undefined) {
+    const requests: string[] = [];
+    const fetcher: typeof fetch = async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      requests.push(`${init?.method ?? "GET"} ${url.pathname.replace(/^\/api\/v1/, "")}${url.search}`);
+      return answer?.(url) ?? fetch(input, init);
+    };
+    return { requests, fetcher };
+  }
+
+  it("swaps through quote, checkApproval, submitOrder (a viem wallet client signs) and waitForOrder on the stream", async () => {
+    const recorded = recordingFetch();
+    const client = createSluiceClient({ apiUrl: devnet.apiUrl, fetch: recorded.fetcher });
+    const { submitted, swapper, tokenOut } = await submitSwap(client);
+    const events: OrderStreamEvent[] = [];
+    const updates: string[] = [];
+    const polls: unknown[] = [];
+    const order = await client.waitForOrder(submitted.orderId, {
       intervalMs: 250,
       timeoutMs: 30_000,
-      onPoll: (seen) => polls.push(seen?.orderStatus),
+      onEvent: (event) => events.push(event),
+      onUpdate: (seen) => updates.push(seen.orderStatus),
+      onPoll: (seen) => polls.push(seen),
     });
+    // Followed on the stream from open to filled, never polled.
+    const waited = recorded.requests.slice(recorded.requests.indexOf("POST /order") + 1);
+    expect(waited).toEqual([`GET /orders/stream?orderId=${submitted.orderId}`]);
+    expect(polls).toEqual([]);
+    expect(events[0]).toMatchObject({ type: "snapshot", order: { orderStatus: "open" } });
+    expect(events.at(-1)).toMatchObject({ type: "order", order: { orderStatus: "filled" } });
+    expect(events.every((event) => event.type !== "resync" && /^\d+$/.test(event.id))).toBe(true);
+    expect(updates[0]).toBe("open");
+    expect(updates.at(-1)).toBe("filled");
     expect(order.orderStatus).toBe("filled");
-    expect(polls.at(-1)).toBe("filled");
     const receipt = await devnetClient(devnet).getTransactionReceipt({ hash: order.txHash as Hex });
     expect(receipt.status).toBe("success");
     expect(order.settledAmounts).toEqual(
@@ -118,10 +152,37 @@ describe("sluice/client on a fresh devnet", () => {
     expect(received).toBe(BigInt(order.outputs[0]!.amount));
 
     // List filters go out comma-separated, as Sluice reads them.
-    const listed = await sluice.orders({
+    const listed = await client.orders({
       orderIds: [submitted.orderId, "00000000-0000-4000-8000-000000000000"],
     });
     expect(listed.orders.map((found) => found.orderId)).toEqual([submitted.orderId]);
+  });
+
+  it("falls back to polling when the stream route answers 404 (an older server), and still sees the fill", async () => {
+    const recorded = recordingFetch((url) =>
+      url.pathname.endsWith("/orders/stream")
+        ? Response.json({ message: "Route GET:/api/v1/orders/stream not found" }, { status: 404 })
+        : undefined,
+    );
+    const client = createSluiceClient({ apiUrl: devnet.apiUrl, fetch: recorded.fetcher });
+    const { submitted } = await submitSwap(client);
+    const fallbacks: OrderStreamUnavailableError[] = [];
+    const polls: Array<string | undefined> = [];
+    const order = await client.waitForOrder(submitted.orderId, {
+      intervalMs: 250,
+      timeoutMs: 30_000,
+      onFallback: (reason) => fallbacks.push(reason),
+      onPoll: (seen) => polls.push(seen?.orderStatus),
+    });
+    expect(order).toMatchObject({ orderId: submitted.orderId, orderStatus: "filled" });
+    expect(fallbacks).toHaveLength(1);
+    expect(fallbacks[0]!.cause).toMatchObject({ status: 404, code: "HTTP_404" });
+    const waited = recorded.requests.slice(recorded.requests.indexOf("POST /order") + 1);
+    // One try of the stream (a 404 is not retried), then GET /orders until the fill.
+    expect(waited[0]).toBe(`GET /orders/stream?orderId=${submitted.orderId}`);
+    expect(waited.slice(1).every((line) => line === `GET /orders?orderId=${submitted.orderId}`)).toBe(true);
+    expect(waited.length).toBeGreaterThan(1);
+    expect(polls.at(-1)).toBe("filled");
   });
 
   it("throws SluiceApiError with the swap envelope's code, status, details and the X-Request-Id", async () => {
@@ -201,7 +262,8 @@ describe("sluice/client on a fresh devnet", () => {
     );
     expect(imported.filter((specifier) => !/^viem(\/|$)/.test(specifier!))).toEqual([]);
 
-    const consumer = `import { createSluiceClient, SluiceApiError, type QuoteEntry } from "sluice/client";
+    const consumer = `import { createSluiceClient, OrderStreamUnavailableError, SluiceApiError, type OrderStreamEvent,
+  type QuoteEntry } from "sluice/client";
 import { privateKeyToAccount, generatePrivateKey } from "viem/accounts";
 const sluice = createSluiceClient({ apiUrl: process.argv[2] ?? "" });
 const account = privateKeyToAccount(generatePrivateKey());
@@ -212,7 +274,15 @@ const quoted = await sluice.quote({ tokenInChainId: chainId, tokenOutChainId: ch
 const best: QuoteEntry = quoted.quotes[0]!;
 let code = "";
 try { await sluice.orders({ orderId: "nope" }); } catch (error) { if (error instanceof SluiceApiError) code = error.code; }
-console.log(JSON.stringify({ solvers: quoted.quotes.length, best: best.solver.id, code }));
+// The stream reads SSE from fetch alone: an orderId the server rejects is refused before any event.
+let streamRefused = 0;
+try {
+  const first: IteratorResult<OrderStreamEvent, void> = await sluice.streamOrders({ orderId: "nope" }).next();
+  void first;
+} catch (error) {
+  if (error instanceof OrderStreamUnavailableError && error.cause instanceof SluiceApiError) streamRefused = error.cause.status;
+}
+console.log(JSON.stringify({ solvers: quoted.quotes.length, best: best.solver.id, code, streamRefused }));
 `;
     writeFileSync(join(consumerDir.path, "package.json"), JSON.stringify({ type: "module", private: true }));
     writeFileSync(join(consumerDir.path, "consumer.ts"), consumer);
@@ -251,6 +321,7 @@ console.log(JSON.stringify({ solvers: quoted.quotes.length, best: best.solver.id
       solvers: 2,
       best: "sluice_alpha",
       code: "VALIDATION_FAILED",
+      streamRefused: 400,
     });
     expect(isAddress(devnet.chain.core.tokens.usd)).toBe(true);
   });

@@ -57,6 +57,11 @@ describe("the demo page on a fresh devnet", () => {
     await page.waitForFunction(() => document.getElementById("status")?.textContent === "filled", undefined, {
       timeout: 45_000,
     });
+    // It followed the order on the stream: the live events list shows the order's events up to the fill.
+    const events = await page.locator("#events li").allTextContents();
+    expect(events[0]).toMatch(/^snapshot #\d+ open$/);
+    expect(events.at(-1)).toMatch(/^order #\d+ filled$/);
+    expect(await page.locator("#events-note").textContent()).toBe("");
     const txHash = (await page.locator("#tx-hash").textContent()) as Hex;
     const receipt = await devnetClient(devnet).getTransactionReceipt({ hash: txHash });
     expect(receipt.status).toBe("success");

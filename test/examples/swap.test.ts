@@ -30,6 +30,9 @@ describe("examples/swap.ts on a fresh devnet", () => {
     const [code] = await once(child, "exit");
     const { stdout, stderr } = output();
     expect(code, stderr).toBe(0);
+    // It followed the order on the stream and printed the live events.
+    expect(stderr).toMatch(/^event snapshot +id \d+ open/m);
+    expect(stderr).toMatch(/^event order +id \d+ filled 0x[0-9a-f]{64}/m);
     const summary = JSON.parse(stdout.trim().split("\n").at(-1)!);
     expect(summary).toMatchObject({ orderStatus: "filled", settledMatch: true, balancesMatch: true });
     const receipt = await devnetClient(devnet).getTransactionReceipt({ hash: summary.txHash });
