@@ -167,7 +167,9 @@ async function runOnDatabase(kind: BenchDatabaseKind, idleStreams: number): Prom
 
     // Held streams: idle ones first, then 1,000 on one swapper and a swap of that swapper.
     log(`${kind}: opening ${idleStreams} idle streams`);
-    const metricsUrl = `${a.internalOrigin}/metrics`;
+    // The devnet picks its internal listener's port itself and writes it beside the API's.
+    const { internalApiUrl } = endpoints as typeof endpoints & { internalApiUrl: string };
+    const metricsUrl = `${new URL(internalApiUrl).origin}/metrics`;
     await sleep(1000);
     const before = await readServerMemory(metricsUrl);
     await openMany(
