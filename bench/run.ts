@@ -1,5 +1,5 @@
 // `npm run bench [-- --suite partner] [--db postgres|pglite|both] [--duration 10] [--connections 2]
-// [--regenerate] [--pglite-scale 1]`: runs the chosen suites, prints each one's report (Markdown) and writes
+// [--regenerate] [--pglite-scale 1] [--streams 5000]`: runs the chosen suites, prints each one's report (Markdown) and writes
 // its measurements to bench/results/<suite>-<time>.json (gitignored).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -18,6 +18,7 @@ ${SUITES.map((suite) => `                          ${suite.name}: ${suite.descri
   --connections <n>     autocannon connections (default: 2)
   --regenerate          regenerate stored datasets even when complete
   --pglite-scale <f>    fraction of the dataset loaded into PGlite, in (0, 1] (default: 1)
+  --streams <n>         idle order streams the stream suite holds on one replica (default: 5000)
 `;
 
 function fail(message: string): never {
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "2" },
     regenerate: { type: "boolean", default: false },
     "pglite-scale": { type: "string", default: "1" },
+    streams: { type: "string", default: "5000" },
     help: { type: "boolean", default: false },
   },
 });
@@ -59,6 +61,7 @@ const options: SuiteOptions = {
   connections: positiveNumber("connections", values.connections, true),
   regenerate: values.regenerate,
   pgliteScale: positiveNumber("pglite-scale", values["pglite-scale"], false),
+  idleStreams: positiveNumber("streams", values.streams, true),
 };
 if (options.pgliteScale > 1) fail("--pglite-scale must be at most 1");
 

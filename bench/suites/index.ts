@@ -3,6 +3,7 @@
 import { liquiditySuite } from "./liquidity.ts";
 import { ordersSuite } from "./orders.ts";
 import { partnerSuite } from "./partner.ts";
+import { streamSuite } from "./stream.ts";
 import { swapSuite } from "./swap.ts";
 import { fillLatencySuite } from "./swap-fill-latency.ts";
 import type { BenchSuite } from "./types.ts";
@@ -13,4 +14,5 @@ export const SUITES: readonly BenchSuite[] = [
   fillLatencySuite,
   ordersSuite,
   liquiditySuite,
+  streamSuite,
 ];

@@ -11,7 +11,7 @@ import {
   http,
   parseUnits,
 } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { requestTypes } from "../../src/chain/eip712.ts";
 
 export interface DevnetEndpoints {
@@ -64,12 +64,18 @@ export function devnetChain(endpoints: DevnetEndpoints): Chain {
   });
 }
 
-/** A fresh wallet, funded by the faucet, swaps `amount` tRWA for tUSD up to the order's submission. */
-export async function submitSwap(endpoints: DevnetEndpoints, amount: string): Promise<SubmittedSwap> {
+/**
+ * A fresh wallet (or `account`, when the caller must know the swapper beforehand), funded by the faucet, swaps
+ * `amount` tRWA for tUSD up to the order's submission.
+ */
+export async function submitSwap(
+  endpoints: DevnetEndpoints,
+  amount: string,
+  account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey()),
+): Promise<SubmittedSwap> {
   const { apiUrl } = endpoints;
   const chain = devnetChain(endpoints);
   const publicClient = createPublicClient({ chain, transport: http(endpoints.rpcUrl) });
-  const account = privateKeyToAccount(generatePrivateKey());
   const wallet = createWalletClient({ account, chain, transport: http(endpoints.rpcUrl) });
 
   const faucet = await callApi<{ assets: Array<{ token: Address; symbol: string; decimals: number }> }>(

@@ -111,7 +111,7 @@ async function runOnDatabase(kind: BenchDatabaseKind): Promise<FillLatencyRun> {
 }
 
 /** The devnet writes this run's endpoints just after it starts serving. */
-async function readEndpoints(dataDir: string): Promise<DevnetEndpoints> {
+export async function readEndpoints(dataDir: string): Promise<DevnetEndpoints> {
   const file = join(dataDir, "devnet", "endpoints.json");
   for (let attempt = 0; attempt < 200 && !existsSync(file); attempt++) await sleep(50);
   return JSON.parse(readFileSync(file, "utf8")) as DevnetEndpoints;

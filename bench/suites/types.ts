@@ -11,6 +11,8 @@ export interface SuiteOptions {
   regenerate: boolean;
   /** Fraction of the full dataset to load into PGlite (1 = the same dataset as PostgreSQL). */
   pgliteScale: number;
+  /** Idle order streams the stream suite holds on one replica. */
+  idleStreams: number;
 }
 
 export interface SuiteResult {
