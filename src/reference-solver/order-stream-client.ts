@@ -5,7 +5,9 @@
 // last event id it saw) after the delay the server's `retry:` names.
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
+import { readServerSentEvents } from "../client/sse.ts";
 import type { Logger } from "../logger.ts";
 
 export interface OrderStreamClientOptions {
@@ -77,24 +79,14 @@ export class OrderStreamClient {
     this.options.logger.debug("order stream open");
     // A poll now covers whatever happened while it was down (or before it first opened).
     this.options.onOrder();
-    let buffer = "";
-    response.setEncoding("utf8");
-    for await (const chunk of response) {
-      buffer += chunk as string;
-      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-        this.#onBlock(buffer.slice(0, end));
-        buffer = buffer.slice(end + 2);
-      }
+    const events = readServerSentEvents(Readable.toWeb(response) as ReadableStream<Uint8Array>, {
+      onRetry: (ms) => {
+        this.#reconnectMs = ms;
+      },
+    });
+    for await (const event of events) {
+      this.#lastEventId = event.id;
+      if (event.event === "snapshot" || event.event === "order") this.options.onOrder();
     }
-  }
-
-  #onBlock(block: string): void {
-    let event = "message";
-    for (const line of block.split("\n")) {
-      if (line.startsWith("event: ")) event = line.slice(7);
-      else if (line.startsWith("id: ")) this.#lastEventId = line.slice(4);
-      else if (line.startsWith("retry: ")) this.#reconnectMs = Number(line.slice(7)) || this.#reconnectMs;
-    }
-    if (event === "snapshot" || event === "order") this.options.onOrder();
   }
 }
