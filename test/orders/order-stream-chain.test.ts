@@ -17,7 +17,7 @@ import {
   quotingBehaviour,
 } from "../support/orders.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
-import { openSse, type SseEvent } from "../support/sse.ts";
+import { listenForOrderStreams, openSse, type SseEvent } from "../support/sse.ts";
 import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";
 
 const chain = useTestChain();
@@ -44,11 +44,7 @@ describe.each(databaseKinds)("order stream and the chain (%s)", (kind) => {
       clock,
       solvers: [{ id: "ext_scripted", endpoint: solver.url }],
     });
-    await swap.sluice.parts.orderFeed.start();
-    await swap.app.listen({ port: 0, host: "127.0.0.1" });
-    const address = swap.app.server.address();
-    if (!address || typeof address === "string") throw new Error("not listening");
-    streamUrl = `http://127.0.0.1:${address.port}/api/v1/orders/stream`;
+    streamUrl = await listenForOrderStreams(swap.sluice.parts.orderFeed, swap.app);
   });
   afterAll(async () => {
     await swap?.close();

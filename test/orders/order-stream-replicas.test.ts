@@ -14,7 +14,7 @@ import { eventually, settledWithin } from "../support/gates.ts";
 import { hex, newOrder } from "../support/order-rows.ts";
 import { changeOrderStatus } from "../support/orders.ts";
 import { createTestServer, unstartedDeployment } from "../support/server.ts";
-import { openSse, type SseEvent } from "../support/sse.ts";
+import { listenForOrderStreams, openSse, type SseEvent } from "../support/sse.ts";
 
 const at = new Date(Date.UTC(2026, 5, 1));
 const orderEvents = (events: SseEvent[]) => events.filter((e) => e.event === "order");
@@ -33,11 +33,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("order stream across replicas (p
       if (i === 0) await migrate(database);
       databases.push(database);
       const { sluice } = await createTestServer(database, { deployment: unstartedDeployment() });
-      await sluice.parts.orderFeed.start();
-      await sluice.http.listen({ port: 0, host: "127.0.0.1" });
-      const address = sluice.http.server.address();
-      if (!address || typeof address === "string") throw new Error("not listening");
-      replicas.push({ sluice, streamUrl: `http://127.0.0.1:${address.port}/api/v1/orders/stream` });
+      replicas.push({ sluice, streamUrl: await listenForOrderStreams(sluice.parts.orderFeed, sluice.http) });
     }
   });
   afterAll(async () => {

@@ -13,7 +13,7 @@ import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { hex, newOrder } from "../support/order-rows.ts";
 import { changeOrderStatus } from "../support/orders.ts";
 import { createTestServer, unstartedDeployment } from "../support/server.ts";
-import { openSse, type SseEvent } from "../support/sse.ts";
+import { listenForOrderStreams, openSse, type SseEvent } from "../support/sse.ts";
 
 const at = new Date(Date.UTC(2026, 5, 1));
 const ofKind = (kind: string) => (events: SseEvent[]) => events.filter((e) => e.event === kind);
@@ -30,11 +30,7 @@ describe.each(databaseKinds)("order stream (%s)", (kind) => {
       deployment: unstartedDeployment(),
       env: { STREAM_MAX_PER_IP: "8" },
     }));
-    await sluice.parts.orderFeed.start();
-    await sluice.http.listen({ port: 0, host: "127.0.0.1" });
-    const address = sluice.http.server.address();
-    if (!address || typeof address === "string") throw new Error("not listening");
-    base = `http://127.0.0.1:${address.port}/api/v1/orders/stream`;
+    base = await listenForOrderStreams(sluice.parts.orderFeed, sluice.http);
     repository = new OrderRepository(database, sluice.parts.orderEvents);
   });
   afterAll(async () => {
@@ -225,11 +221,7 @@ describe("order stream capacity", () => {
       env: { STREAM_MAX_CONNECTIONS: "1" },
     });
     try {
-      await sluice.parts.orderFeed.start();
-      await sluice.http.listen({ port: 0, host: "127.0.0.1" });
-      const address = sluice.http.server.address();
-      if (!address || typeof address === "string") throw new Error("not listening");
-      const url = `http://127.0.0.1:${address.port}/api/v1/orders/stream?orderId=${randomUUID()}`;
+      const url = `${await listenForOrderStreams(sluice.parts.orderFeed, sluice.http)}?orderId=${randomUUID()}`;
       const first = await openSse(url);
       expect(first.status).toBe(200);
       const second = await fetch(url);

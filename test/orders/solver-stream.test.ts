@@ -9,7 +9,7 @@ import { createTestDatabase } from "../support/db.ts";
 import { hex, newOrder } from "../support/order-rows.ts";
 import { changeOrderStatus } from "../support/orders.ts";
 import { createTestServer, placeholderDeployment, unstartedDeployment } from "../support/server.ts";
-import { openSse, type SseEvent } from "../support/sse.ts";
+import { listenForOrderStreams, openSse, type SseEvent } from "../support/sse.ts";
 
 const at = new Date(Date.UTC(2026, 5, 1));
 const ALPHA_FILLER = hex(40, 0xa1);
@@ -44,11 +44,7 @@ describe("a solver's order stream", () => {
         }),
       ),
     }));
-    await sluice.parts.orderFeed.start();
-    await sluice.http.listen({ port: 0, host: "127.0.0.1" });
-    const address = sluice.http.server.address();
-    if (!address || typeof address === "string") throw new Error("not listening");
-    base = `http://127.0.0.1:${address.port}/api/v1/orders/stream`;
+    base = await listenForOrderStreams(sluice.parts.orderFeed, sluice.http);
     repository = new OrderRepository(database, sluice.parts.orderEvents);
   });
   afterAll(async () => {

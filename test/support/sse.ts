@@ -8,6 +8,8 @@ export interface SseEvent {
 }
 
 import { type IncomingMessage, request } from "node:http";
+import { listeningPort } from "../../src/app/listen-address.ts";
+import type { App } from "../../src/http/server.ts";
 
 export interface SseStream {
   status: number;
@@ -123,4 +125,13 @@ export async function openSse(url: string, headers: Record<string, string> = {})
       outgoing.destroy();
     },
   };
+}
+
+/** Starts a Sluice's order feed and its public listener on a free loopback port; its order stream's URL. */
+export async function listenForOrderStreams(feed: { start(): Promise<void> }, app: App): Promise<string> {
+  await feed.start();
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const port = listeningPort(app.server, 0);
+  if (port === 0) throw new Error("not listening");
+  return `http://127.0.0.1:${port}/api/v1/orders/stream`;
 }
