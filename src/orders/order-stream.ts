@@ -12,7 +12,6 @@ import type { Cursor } from "./cursor.ts";
 import {
   LOG_PAGE_SIZE,
   type LoggedChange,
-  type LoggedOrderRow,
   queryOf,
   readChangesAfter,
   readLogBounds,
@@ -104,6 +103,23 @@ async function readSnapshot(
     after = { k: last.sort_value, id: last.order_id };
   }
   return { lastId, rows };
+}
+
+/** Each change's record as JSON per view (with or without execution fields), made once however many streams get it. */
+const changeJsonByView = new WeakMap<LoggedChange, Map<boolean, string>>();
+
+function changeJson(change: LoggedChange, executable: boolean): string {
+  let views = changeJsonByView.get(change);
+  if (!views) {
+    views = new Map();
+    changeJsonByView.set(change, views);
+  }
+  let json = views.get(executable);
+  if (json === undefined) {
+    json = orderJson({ ...change.row, executable });
+    views.set(executable, json);
+  }
+  return json;
 }
 
 class OrderStream implements FeedSubscriber {
@@ -211,12 +227,9 @@ class OrderStream implements FeedSubscriber {
     if (this.#finished || change.id <= this.#cursor || !this.filter.matches(change.row)) return;
     this.#cursor = change.id;
     this.#track(change.row);
-    this.#send({ kind: "order", id: change.id, order: orderJson(this.#record(change.row)) });
-  }
-
-  /** A solver's view adds the execution fields to open orders, as GET /orders does. */
-  #record(row: LoggedOrderRow): OrderListRow {
-    return { ...row, executable: this.filter.solverView && row.status === "open" };
+    // A solver's view adds the execution fields to open orders, as GET /orders does.
+    const executable = this.filter.solverView && change.row.status === "open";
+    this.#send({ kind: "order", id: change.id, order: changeJson(change, executable) });
   }
 
   #track(row: OrderListRow): void {
