@@ -9,13 +9,7 @@
 // - A stream naming orders (ids, hashes) ends (`end`) once each is final; resumed after that, it is `over` (204).
 import type { Database, RawQuery } from "../db/client.ts";
 import type { Cursor } from "./cursor.ts";
-import {
-  LOG_PAGE_SIZE,
-  type LoggedChange,
-  queryOf,
-  readChangesAfter,
-  readLogBounds,
-} from "./event-log.ts";
+import { LOG_PAGE_SIZE, type LoggedChange, queryOf, readChangesAfter, readLogBounds } from "./event-log.ts";
 import type { FeedSubscriber, OrderFeed } from "./order-feed.ts";
 import { orderJson } from "./order-json.ts";
 import { type OrderListRow, pageSql } from "./page-query.ts";
