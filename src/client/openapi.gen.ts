@@ -1272,6 +1272,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @example 3d6e1c2b-7f4a-4b8e-9c1d-2e3f4a5b6c7d */
                     orderId?: string;
                     /** @description Comma-separated (or repeated) order ids, at most 50 */
                     orderIds?: string | string[];

@@ -5,7 +5,9 @@
 import { type Address, encodeFunctionData, erc20Abi, getAddress, maxUint256 } from "viem";
 import { reactorDomain } from "../chain/eip712.ts";
 import type { Deployment } from "../deployment/schema.ts";
+import { faucetAssetsFor, NATIVE_TOKEN } from "../devnet/faucet.ts";
 import { signatureDataFor } from "../swap/typed-data.ts";
+import { partnerExamples } from "./openapi-partner-examples.ts";
 
 /** Examples of one operation, keyed like the route table (`POST /api/v1/quote`). */
 export interface OperationExamples {
@@ -24,6 +26,9 @@ const ANY_WALLET: Address = getAddress("0x000000000000000000000000000000000000de
 
 /** A fixed example time: examples are illustrations, not live answers. */
 export const EXAMPLE_TIMESTAMP = "2026-01-01T12:00:00.000Z";
+/** Illustrative adapter and signer for a deployment without adapters: the discount example's shape, not a contract. */
+const EXAMPLE_ADAPTER: Address = getAddress("0x00000000000000000000000000000000000ada97");
+const EXAMPLE_MARKET_MAKER: Address = getAddress("0x000000000000000000000000000000000000face");
 const EXAMPLE_REQUEST_ID = "6f1c2a54-3b9e-4d2f-9a61-0c8e5b7d4a10";
 
 export function exampleKey(method: string, path: string): string {
@@ -34,7 +39,15 @@ export interface ExampleFacts {
   /** The deployment served; without one, only the system routes have examples. */
   deployment?: Pick<
     Deployment,
-    "chainId" | "reactor" | "local" | "inputTokens" | "outputTokens" | "solvers" | "protocolSigner"
+    | "chainId"
+    | "chainName"
+    | "reactor"
+    | "local"
+    | "inputTokens"
+    | "outputTokens"
+    | "solvers"
+    | "protocolSigner"
+    | "adapters"
   >;
   /** A funded wallet whose quotes the bundled solvers answer (the devnet's first demo account). */
   demoSwapper?: Address;
@@ -46,6 +59,12 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
   const examples = new Map<string, OperationExamples>();
   const at = (method: string, path: string, operation: OperationExamples) =>
     examples.set(exampleKey(method, `${facts.prefix}${path}`), operation);
+
+  for (const [key, operation] of partnerExamples({
+    ...(facts.deployment ? { deployment: facts.deployment } : {}),
+    ...(facts.demoSwapper ? { receiver: facts.demoSwapper } : {}),
+  }))
+    examples.set(`${key.replace(" ", ` ${facts.prefix}`)}`, operation);
 
   at("GET", "/health", {
     responses: {
@@ -162,22 +181,174 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
     },
   });
 
-  at("GET", "/orders", { query: { swapper, orderStatus: "filled", limit: "10" } });
+  // The order that quote became, filled: what GET /orders and the order stream show.
+  const txHash = `0x${"7c".repeat(32)}`;
+  const filledOrder = {
+    type: "Priority",
+    orderId: "3d6e1c2b-7f4a-4b8e-9c1d-2e3f4a5b6c7d",
+    orderHash: `0x${"5e".repeat(32)}`,
+    orderStatus: "filled",
+    quoteId: quote.quoteId,
+    swapper,
+    txHash,
+    nonce,
+    input: { token: tokenIn.address, amount },
+    outputs: quote.orderInfo.outputs,
+    settledAmounts: quote.orderInfo.outputs.map((output) => ({ ...output, txHash })),
+    fillBlockNumber: 21_856_812,
+    finalized: false,
+    createdAt: EXAMPLE_TIMESTAMP,
+    updatedAt: "2026-01-01T12:00:14.000Z",
+  };
+  at("GET", "/orders", {
+    query: { swapper, orderStatus: "filled", limit: "10" },
+    responses: {
+      200: {
+        summary: "One filled order, and no further page",
+        value: { requestId: EXAMPLE_REQUEST_ID, orders: [filledOrder], cursor: null },
+      },
+    },
+  });
+  const openOrder = {
+    ...filledOrder,
+    orderStatus: "open",
+    txHash: null,
+    settledAmounts: [],
+    fillBlockNumber: null,
+    updatedAt: EXAMPLE_TIMESTAMP,
+  };
+  at("GET", "/orders/stream", {
+    query: { orderId: filledOrder.orderId },
+    responses: {
+      200: {
+        summary: "An order's snapshot, its fill, and (once the fill is final) the end of the stream",
+        value: [
+          "retry: 2731",
+          "",
+          "event: snapshot",
+          "id: 1041",
+          `data: ${JSON.stringify(openOrder)}`,
+          "",
+          "event: order",
+          "id: 1042",
+          `data: ${JSON.stringify(filledOrder)}`,
+          "",
+          "event: order",
+          "id: 1107",
+          `data: ${JSON.stringify({ ...filledOrder, finalized: true })}`,
+          "",
+          "event: end",
+          "id: 1107",
+          "data: {}",
+          "",
+          "",
+        ].join("\n"),
+      },
+    },
+  });
 
+  const tokenInfo = (token: { address: Address; symbol: string; name: string; decimals: number }) => ({
+    address: token.address,
+    symbol: token.symbol,
+    name: token.name,
+    decimals: token.decimals,
+  });
+  const snapshotOf = (token: (typeof deployment.inputTokens)[number]) => {
+    const out = deployment.outputTokens.find((t) => t.address === token.liquidityOutputToken) ?? tokenOut;
+    const whole = 10n ** BigInt(out.decimals);
+    const solvers = deployment.solvers.slice(0, 2).map((s, index) => ({
+      solverId: s.id,
+      liquidity: ((250_000n - BigInt(index) * 100_000n) * whole).toString(),
+    }));
+    return {
+      tokenIn: token.address,
+      tokenOut: out.address,
+      tokenInInfo: tokenInfo(token),
+      tokenOutInfo: tokenInfo(out),
+      totalLiquidity: solvers.reduce((sum, s) => sum + BigInt(s.liquidity), 0n).toString(),
+      solvers,
+    };
+  };
+  const liquidTokens = deployment.inputTokens.filter((token) => token.liquidityOutputToken);
   at("POST", "/liquidity", {
     body: { summary: `The solvers' inventory for ${tokenIn.symbol}`, value: { tokenIn: tokenIn.address } },
+    responses: {
+      200: { summary: `What the solvers can pay out for ${tokenIn.symbol}`, value: snapshotOf(tokenIn) },
+    },
   });
   at("POST", "/liquidity-batch", {
     body: {
       summary: "Every input token's inventory",
-      value: { tokensIn: deployment.inputTokens.map((token) => token.address) },
+      value: { tokensIn: (liquidTokens.length ? liquidTokens : [tokenIn]).map((token) => token.address) },
+    },
+    responses: {
+      200: {
+        summary: "One snapshot per token, in request order",
+        value: { tokensIn: (liquidTokens.length ? liquidTokens : [tokenIn]).map(snapshotOf) },
+      },
+    },
+  });
+
+  // A discount of 0.25 % on the first adapter, signed by its market maker (sign your own).
+  const adapter = deployment.adapters[0]?.address ?? EXAMPLE_ADAPTER;
+  at("POST", "/discount", {
+    body: {
+      summary: `Publish a 0.25 % discount on ${tokenIn.symbol} (sign your own; deadline 0 cancels)`,
+      value: {
+        discount: {
+          adapter,
+          tokenToRedeem: tokenIn.address,
+          discount: "2500",
+          signer: EXAMPLE_MARKET_MAKER,
+          protocol: deployment.protocolSigner,
+          nonce: "0",
+          deadline: Math.floor(Date.parse(EXAMPLE_TIMESTAMP) / 1000) + 3600,
+        },
+        signature: `0x${"cd".repeat(65)}`,
+      },
+    },
+    responses: {
+      200: { summary: "Published: served from now on", value: { discountId: `0x${"d1".repeat(32)}` } },
     },
   });
 
   if (deployment.local) {
     const funded = { summary: `Fund ${who}`, value: { walletAddress: swapper } };
-    at("POST", "/dev/faucet", { body: funded });
-    at("POST", "/dev/fund", { body: funded });
+    // The devnet's faucet bundle itself: its ERC-20s (the ETH it also sends is not an asset of the answer).
+    const bundle = faucetAssetsFor(deployment);
+    const assets = bundle
+      .filter((asset) => asset.kind === "erc20")
+      .map((asset) => ({ ...asset, amount: asset.amount.toString() }));
+    const eth = bundle.find((asset) => asset.token === NATIVE_TOKEN);
+    at("GET", "/dev/faucet", {
+      responses: {
+        200: { summary: "What POST /dev/faucet sends", value: { requestId: EXAMPLE_REQUEST_ID, assets } },
+      },
+    });
+    at("POST", "/dev/faucet", {
+      body: funded,
+      responses: {
+        200: {
+          summary: "Funded with each asset (and some ETH for gas)",
+          value: { requestId: EXAMPLE_REQUEST_ID, walletAddress: swapper, fundedAssets: assets },
+        },
+      },
+    });
+    at("POST", "/dev/fund", {
+      body: funded,
+      responses: {
+        200: {
+          summary: `Funded with ETH for gas and ${tokenIn.symbol} to swap`,
+          value: {
+            requestId: EXAMPLE_REQUEST_ID,
+            walletAddress: swapper,
+            fundedEth: (eth?.amount ?? 0n).toString(),
+            fundedToken: assets[0]?.amount ?? "0",
+            token: tokenIn.address,
+          },
+        },
+      },
+    });
   }
   return examples;
 }

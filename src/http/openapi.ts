@@ -149,7 +149,8 @@ function withAnswersDescribed<Document extends object>(document: Document, facts
           ? response.description
           : (STATUS_MEANINGS[code] ?? `Status ${status}`));
       const example = examples?.responses?.[code];
-      const media = response.content?.[JSON_TYPE];
+      // JSON, or the route's own media type (an event stream's example is its text).
+      const media = response.content?.[JSON_TYPE] ?? Object.values(response.content ?? {})[0];
       if (example && media) media.examples = { example };
     }
     for (const parameter of operation.parameters ?? []) {

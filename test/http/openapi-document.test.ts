@@ -266,6 +266,32 @@ describe("the OpenAPI document", () => {
     ).toBeUndefined();
   });
 
+  it("gives every operation a request example (when it takes a body) and a 200 example, on both deployments", async () => {
+    const mainnetDocument: OpenApiDocument = (await mainnet.inject({ url: "/api/v1/openapi.json" })).json();
+    for (const [name, doc] of [
+      ["devnet", document],
+      ["mainnet-like", mainnetDocument],
+    ] as const) {
+      const missing: string[] = [];
+      for (const { method, path, operation } of operationsOf(doc)) {
+        const where = `${name} ${method.toUpperCase()} ${path}`;
+        // Off the devnet the dev helpers only answer 403 DEV_ONLY: nothing to show (asserted above).
+        if (name === "mainnet-like" && path.startsWith("/dev/")) continue;
+        if (operation.requestBody && !operation.requestBody.content?.["application/json"]?.examples?.example)
+          missing.push(`${where} request body`);
+        const success = Object.entries(operation.responses["200"]?.content ?? {});
+        // A binary answer (a solver's logo) has nothing to show as an example.
+        const shown = success.filter(([type]) => !type.startsWith("image/"));
+        for (const [type, media] of shown) if (!media.examples?.example) missing.push(`${where} 200 ${type}`);
+      }
+      // A quote answer names a solver: a deployment without any (this test's devnet placeholder) shows none.
+      const served = name === "devnet" ? deployment : MAINNET_LIKE;
+      expect(missing).toEqual(
+        served.solvers.length === 0 ? [`${name} POST /quote 200 application/json`] : [],
+      );
+    }
+  });
+
   it("redirects the entry points / and /api/v1 to the docs page", async () => {
     for (const url of ["/", "/api/v1", "/api/v1/"]) {
       const response = await app.inject({ url });
@@ -352,6 +378,19 @@ async function expectExamplesValid(document: OpenApiDocument): Promise<void> {
       const media = response.content?.["application/json"];
       for (const [name, example] of Object.entries(media?.examples ?? {}))
         check(media?.schema, example.value, `${where} ${status} ${name}`);
+      // An event stream's example is its text: each snapshot/order event's data is an Order record.
+      const stream = response.content?.["text/event-stream"];
+      for (const [name, example] of Object.entries(stream?.examples ?? {})) {
+        const events = String(example.value)
+          .split("\n\n")
+          .filter((block) => /^event: (snapshot|order)$/m.test(block));
+        expect(events.length, `${where} ${status} ${name}`).toBeGreaterThan(0);
+        for (const event of events) {
+          expect(event, `${where} ${status} ${name}`).toMatch(/^id: \d+$/m);
+          const data = event.match(/^data: (.*)$/m)?.[1] ?? "null";
+          check(resolved.components?.schemas?.Order, JSON.parse(data), `${where} ${status} ${name} event`);
+        }
+      }
     }
   }
   expect(checked).toBeGreaterThan(40);
