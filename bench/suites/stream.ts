@@ -159,6 +159,9 @@ async function runOnDatabase(kind: BenchDatabaseKind, idleStreams: number): Prom
       if (solverStream) {
         const event = await solverStream.first(byOrder, STREAM_BENCH.eventTimeoutMs);
         won.push(event ? event.receivedAt - swap.submittedAt : undefined);
+        log(
+          `${kind}: swap ${index + 1}: won order → ${swap.solverId}'s stream on B: ${event ? `${event.receivedAt - swap.submittedAt} ms` : "missed"}`,
+        );
       }
       const fills = await Promise.all(opened.map((listener) => firstFill(listener)));
       fillsA.push(fills[0]);

@@ -245,7 +245,7 @@ export function buildDeploymentParts(
     async bindChain() {
       const identity = options.chainIdentity ?? {
         chainId: deployment.chainId,
-        blockHash: (await publicClient.getBlock({ blockNumber: 0n })).hash,
+        blockHash: (await publicClient.getBlock({ blockNumber: BigInt(deployment.identityBlock) })).hash,
       };
       await ensureChainIdentity(database, identity, logger, orderEvents);
     },

@@ -87,6 +87,12 @@ export const DeploymentSchema = z
     finalityDepth: z.number().int().min(0).max(10_000).optional(),
     /** First block the indexer reads (the Reactor's deployment block). */
     startBlock: z.number().int().min(0).default(0),
+    /**
+     * The block whose hash (with the chain id) names the chain all swap state belongs to (DESIGN.md §8): the genesis
+     * by default; the devnet writes the block that deployed its Reactor (anvil's genesis changes across state
+     * reloads), so a replica started on the devnet's file binds the same identity instead of resetting the state.
+     */
+    identityBlock: z.number().int().min(0).default(0),
     quoteLifetimeSeconds: z.number().int().min(10).max(3600).default(120),
     solverTimeoutMs: z.number().int().min(50).max(30_000).default(1000),
     /** Shipped networks state how many solvers and reserved ids an operator must configure. */

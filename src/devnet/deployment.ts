@@ -117,6 +117,7 @@ export function devnetDeployment({ core, solverEndpoints }: DevnetDeploymentOpti
       // Small, so a demo order becomes final within seconds (a block a second).
       finalityDepth: 2,
       startBlock: Number(core.startBlock),
+      identityBlock: Number(core.reactorBlock),
     },
     "devnet",
   );

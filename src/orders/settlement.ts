@@ -198,9 +198,11 @@ export class OrderSettlement {
    */
   async deleteAll(tx: DbTransaction): Promise<void> {
     await tx.execute(sql`truncate table ${orderStatusHistory}, ${orderAttempts}, ${orderEvents}, ${orders}`);
-    // Every id handed out so far, committed or about to be (the sequence's last value), counts as pruned.
+    // Every id handed out so far, committed or about to be, counts as pruned. A sequence never used yet reports its
+    // start value as last_value (with is_called false): that id is still to come and must not count.
     await tx.execute(
-      sql`update ${orderEventClock} set pruned_through = greatest(pruned_through, (select last_value from order_events_id_seq))`,
+      sql`update ${orderEventClock} set pruned_through = greatest(pruned_through,
+        (select case when is_called then last_value else last_value - 1 end from order_events_id_seq))`,
     );
   }
 

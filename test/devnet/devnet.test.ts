@@ -54,7 +54,7 @@ describe("devnet", () => {
     dataDir.remove();
   });
 
-  it("keeps its files in the data directory and serves a local deployment on chain 31337", () => {
+  it("keeps its files in the data directory and serves a local deployment on chain 31337", async () => {
     const { files } = devnet.chain;
     for (const file of [files.anvilState, files.record, files.deployment]) {
       expect(file.startsWith(dataDir.path)).toBe(true);
@@ -62,6 +62,10 @@ describe("devnet", () => {
     expect(existsSync(files.record)).toBe(true);
     const written = JSON.parse(readFileSync(files.deployment, "utf8"));
     expect(written).toMatchObject({ local: true, chainId: 31337, reactor: devnet.chain.core.reactor });
+    // A replica started on this file binds the devnet's own chain identity (the block that deployed the Reactor),
+    // so it shares the devnet's database instead of resetting it as another chain's.
+    const identityBlock = await devnetClient(devnet).getBlock({ blockNumber: BigInt(written.identityBlock) });
+    expect(identityBlock.hash).toBe(JSON.parse(readFileSync(files.record, "utf8")).reactorBlockHash);
     expect(devnet.chain.deployedNow).toBe(true);
     expect(devnet.bundled.deployment.solvers.map((s) => [s.id, s.logo, s.internal])).toEqual([
       ["sluice_alpha", "sluice-alpha", true],

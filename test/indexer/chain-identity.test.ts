@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { ensureChainIdentity } from "../../src/indexer/chain-identity.ts";
 import { silentLogger } from "../../src/logger.ts";
+import { queryOf, readChangesAfter, readLogBounds } from "../../src/orders/event-log.ts";
 import { type OrderEvent, OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
@@ -71,5 +72,25 @@ describe.each(databaseKinds)("chain identity (%s)", (kind) => {
     await storeQuoteRequest();
     expect(await ensure(1, GENESIS_B)).toBe(true);
     expect(await countQuoteRequests()).toBe(0);
+  });
+
+  it("a reset before any order change was logged keeps the first id to come readable", async () => {
+    // A fresh database: the event id sequence has handed out nothing yet.
+    const fresh = await createTestDatabase(kind);
+    try {
+      const orderEvents = new OrderEvents();
+      const ensure = (blockHash: `0x${string}`) =>
+        ensureChainIdentity(fresh, { chainId: 31337, blockHash }, silentLogger(), orderEvents);
+      await ensure(GENESIS_A);
+      expect(await ensure(GENESIS_B)).toBe(true);
+      // A stream opened now starts after the log's newest id; the first order's change must come after it.
+      const { lastId } = await readLogBounds(queryOf(fresh));
+      const repository = new OrderRepository(fresh, orderEvents);
+      const { order } = await repository.createOnce(newOrder("ext_chain", new Date()));
+      const changes = await readChangesAfter(queryOf(fresh), lastId, 10);
+      expect(changes.map((change) => change.row.order_id)).toEqual([order.orderId]);
+    } finally {
+      await fresh.close();
+    }
   });
 });
