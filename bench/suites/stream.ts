@@ -1,7 +1,7 @@
 // The stream suite (issue 14): on the devnet (`sluice serve` without a deployment, its bundled solvers filling, a
 // block a second), what a pushed order event costs in time and memory. Every latency ends when the bench's client
-// reads the event and starts at the order log's `recorded_at` of that change (the writing transaction's start, at
-// or before its commit, so a figure is an upper bound), or, for a won order, at /order's 200.
+// reads the event and starts at the order log's `recorded_at` of that change (taken by the committing transaction as
+// it logs the change, just before its commit becomes visible), or, for a won order, at /order's 200.
 // - fill → wallet: `?orderId=` streams on replica A (the devnet, whose indexer writes the Fill) and, on
 //   PostgreSQL, on replica B (`sluice serve` on the devnet's deployment file and the same database);
 // - won order → winning solver: B's solver streams with credentials (B is given the solvers' secrets; the devnet
@@ -356,7 +356,7 @@ function formatReport(
     "",
     machine,
     "",
-    `Open-file limit (\`ulimit -n\`): ${report.openFileLimit}. ${STREAM_BENCH.swaps} swaps of ${STREAM_BENCH.amount} tRWA by the devnet's bundled solvers, one at a time, then one swap watched by ${STREAM_BENCH.fanOutStreams} streams. Latencies end when the bench reads the event and start at the order log's \`recorded_at\` (the writing transaction's start, so an upper bound on the time since commit), or at /order's 200 for a won order. Replica B (PostgreSQL only) is a second \`sluice serve\` on the devnet's deployment file and the same database; the solver streams with credentials are B's, because the devnet keeps its solvers' secrets in memory. The bench, the server(s), anvil and PostgreSQL share the machine's cores.`,
+    `Open-file limit (\`ulimit -n\`): ${report.openFileLimit}. ${STREAM_BENCH.swaps} swaps of ${STREAM_BENCH.amount} tRWA by the devnet's bundled solvers, one at a time, then one swap watched by ${STREAM_BENCH.fanOutStreams} streams. Latencies end when the bench reads the event and start at the order log's \`recorded_at\` (stamped as the committing transaction logs the change, just before the commit is visible), or at /order's 200 for a won order. Replica B (PostgreSQL only) is a second \`sluice serve\` on the devnet's deployment file and the same database; the solver streams with credentials are B's, because the devnet keeps its solvers' secrets in memory. The bench, the server(s), anvil and PostgreSQL share the machine's cores.`,
     "",
     ...sections.flatMap((section) => [section, ""]),
   ].join("\n");

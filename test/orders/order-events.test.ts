@@ -1,6 +1,7 @@
 // Order events: each created order and each status change is published once its transaction committed, carrying
 // the order id, the change, and the id of the order_status_history row it wrote (increasing, so a stream can resume
 // from it); an order not created (its quote already has one) publishes nothing; an unsubscribed listener hears nothing.
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { type OrderEvent, OrderEvents } from "../../src/orders/order-events.ts";
@@ -52,5 +53,28 @@ describe.each(databaseKinds)("order events (%s)", (kind) => {
     unsubscribe();
     await repository.createOnce(newOrder("ext_events", at));
     expect(heard).toHaveLength(2);
+  });
+
+  it("logs a change at its commit, not at its transaction's start", async () => {
+    const { order } = await new OrderRepository(database, new OrderEvents()).createOnce(
+      newOrder("ext_events", new Date()),
+    );
+    // A transaction that changes the order, then works 300 ms before it commits (the indexer applying a block).
+    const started = await database.db.transaction(async (tx) => {
+      const rows = (await tx.execute(sql`select extract(epoch from now()) * 1000 as ms`)) as unknown as {
+        rows: Array<{ ms: string }>;
+      };
+      await tx.execute(
+        sql`update orders set updated_at = clock_timestamp() where order_id = ${order.orderId}`,
+      );
+      await tx.execute(sql`select pg_sleep(0.3)`);
+      return Number(rows.rows[0]!.ms);
+    });
+    const [logged] = await database.query<{ ms: string }>(
+      `select extract(epoch from recorded_at) * 1000 as ms from order_events
+        where order_id = $1 order by id desc limit 1`,
+      [order.orderId],
+    );
+    expect(Number(logged!.ms) - started).toBeGreaterThanOrEqual(300);
   });
 });
