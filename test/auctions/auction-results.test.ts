@@ -4,6 +4,9 @@
 // has; a hard round's winner, committed amount and order; 404 for an unknown id; null legs for rounds stored before
 // legs were kept. Every answer is checked against the route's declared schemas and the OpenAPI document.
 import { randomUUID } from "node:crypto";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import pg from "pg";
 import type { Address } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AuctionResult } from "../../src/auctions/schemas.ts";
@@ -408,6 +411,47 @@ describe.each(databaseKinds)("GET /auctions/{requestId} (%s)", (kind) => {
     });
   });
 
+  it("reads by index only: every lookup a result makes is served by an index (no sequential scan)", async () => {
+    for (const server of [fast, slow, best, odd]) server.setBehaviour({ kind: "decline" });
+    best.setBehaviour(quoting(BEST));
+    const quoted = await postQuote();
+    expect(quoted.statusCode, quoted.body).toBe(200);
+    const { requestId, quotes } = quoted.json();
+    const entry = quotes[0];
+    const signature = await signRequest(
+      chain.accounts.swapper,
+      { chainId: chain.chainId, reactor: chain.core.reactor },
+      requestFromSignatureData(entry.signatureData.value),
+    );
+    const placed = await check.inject(swap.app, {
+      method: "POST",
+      url: "/api/v1/order",
+      payload: { quote: entry.quote, signature },
+    });
+    expect(placed.statusCode, placed.body).toBe(200);
+    clock.set(Date.parse(availableAtOf(entry.quote.orderInfo.deadline)));
+
+    const recording = recordQueries();
+    let reads: RecordedQuery[];
+    try {
+      expect((await getAuction(requestId)).statusCode).toBe(200);
+      expect((await getAuction(placed.json().requestId)).statusCode).toBe(200);
+      expect((await getAuction(randomUUID())).statusCode).toBe(404);
+    } finally {
+      reads = recording.stop().filter((query) => ROUND_TABLES.test(query.text));
+    }
+    // Quote round: answers, request, entries, orders; hard round: answers, entry, orders; unknown: answers, request.
+    expect(reads).toHaveLength(9);
+    for (const read of reads) {
+      const plan = await explainWithoutSeqScans(database, read);
+      // Every scan is an index scan with a condition (a whole-index walk with a filter is a scan too).
+      const indexScans = plan.match(/Index Scan|Index Only Scan|Bitmap Index Scan/g) ?? [];
+      expect(plan, read.text).not.toMatch(/Seq Scan/);
+      expect(indexScans.length, plan).toBeGreaterThan(0);
+      expect(plan.match(/Index Cond:/g)?.length, plan).toBe(indexScans.length);
+    }
+  });
+
   it("answers 404 AUCTION_NOT_FOUND for an id no round was stored under, 400 for one that is no UUID", async () => {
     const unknown = await getAuction(randomUUID());
     expect(unknown.statusCode).toBe(404);
@@ -465,3 +509,57 @@ describe.each(databaseKinds)("GET /auctions/{requestId} (%s)", (kind) => {
     ]);
   });
 });
+
+/** The tables a result reads, as drizzle names them in its SELECTs. */
+const ROUND_TABLES = /^select .* from "(solver_answers|quotes|quote_requests|orders)"/;
+
+interface RecordedQuery {
+  text: string;
+  params: unknown[];
+}
+
+/** Records every query sent through PGlite or a `pg` pool until stopped (their `query` is patched, then restored). */
+function recordQueries(): { stop(): RecordedQuery[] } {
+  const recorded: RecordedQuery[] = [];
+  const restores: Array<() => void> = [];
+  for (const prototype of [PGlite.prototype, pg.Pool.prototype]) {
+    let owner = prototype as { query: (...args: unknown[]) => unknown };
+    while (!Object.hasOwn(owner, "query")) owner = Object.getPrototypeOf(owner);
+    const original = owner.query;
+    owner.query = function (this: unknown, ...args: unknown[]) {
+      const [query, params] = args;
+      const config = query as { text?: string; values?: unknown[] };
+      recorded.push({
+        text: typeof query === "string" ? query : (config.text ?? ""),
+        params: Array.isArray(params) ? params : (config.values ?? []),
+      });
+      return original.apply(this, args);
+    };
+    restores.push(() => {
+      owner.query = original;
+    });
+  }
+  return {
+    stop() {
+      for (const restore of restores) restore();
+      return recorded;
+    },
+  };
+}
+
+/**
+ * The plan of a recorded read with sequential scans disabled: a plan that still scans a table has no index to use
+ * (PostgreSQL falls back to the disabled scan). Its parameters (uuids) are written in as literals.
+ */
+async function explainWithoutSeqScans(database: Database, read: RecordedQuery): Promise<string> {
+  const text = read.text.replace(/\$(\d+)/g, (_match, index: string) => {
+    const value = String(read.params[Number(index) - 1]);
+    return `'${value.replaceAll("'", "''")}'`;
+  });
+  return database.db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`);
+    const result = await tx.execute(sql.raw(`explain ${text}`));
+    const rows = (result as unknown as { rows: Array<Record<string, string>> }).rows;
+    return rows.map((row) => row["QUERY PLAN"]).join("\n");
+  });
+}
