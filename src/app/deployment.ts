@@ -2,6 +2,7 @@
 // directory, the inventory, the discounts, the market they make up, quotes, orders, liquidity and the indexer.
 // Building them reads nothing from the chain; `bindChain` and the workers do, from start() on.
 import type { Address, LocalAccount } from "viem";
+import { AuctionResults } from "../auctions/service.ts";
 import { AdapterReader } from "../chain/adapter-reader.ts";
 import { BlockTracker } from "../chain/blocks.ts";
 import { type ChainPublicClient, createChainPublicClient } from "../chain/client.ts";
@@ -87,6 +88,7 @@ export interface DeploymentParts {
     service: QuoteService;
   };
   orders: { repository: OrderRepository; service: OrderService };
+  auctions: AuctionResults;
   liquidity: LiquidityService;
   indexer: ReactorIndexer;
   /** Binds the stored swap state to this chain, resetting it (with a warning) if the chain changed. */
@@ -240,6 +242,12 @@ export function buildDeploymentParts(
     discounts,
     quotes,
     orders,
+    auctions: new AuctionResults({
+      quotes: quoteRepository,
+      orders: orderRepository,
+      pending: roundWriter,
+      clock,
+    }),
     liquidity: new LiquidityService(market),
     indexer,
     async bindChain() {

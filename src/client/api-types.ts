@@ -27,6 +27,10 @@ export type ApprovalTransaction = NonNullable<CheckApprovalResponse["approval"]>
 export type OrderRequest = JsonBody<paths["/order"]["post"]>;
 export type OrderResponse = JsonAnswer<paths["/order"]["post"]>;
 
+export type AuctionResult = JsonAnswer<paths["/auctions/{requestId}"]["get"]>;
+/** One solver's answer in a round: outcome, reason code, amount, latency, rank, offered legs, order. */
+export type AuctionAnswer = AuctionResult["solvers"][number];
+
 export type OrdersQuery = NonNullable<paths["/orders"]["get"]["parameters"]["query"]>;
 export type OrdersResponse = JsonAnswer<paths["/orders"]["get"]>;
 export type Order = OrdersResponse["orders"][number];

@@ -2,6 +2,7 @@
 // sign and submit the order, follow it until it settles — typed from Sluice's OpenAPI document.
 import type { Address, Hex } from "viem";
 import type {
+  AuctionResult,
   CheckApprovalRequest,
   CheckApprovalResponse,
   DevFaucetFundResponse,
@@ -66,6 +67,12 @@ export interface SluiceClient {
     signer: QuoteSigner,
     options?: CallOptions,
   ): Promise<OrderResponse & { signature: Hex }>;
+  /**
+   * GET /auctions/{requestId}: a round's results — a /quote answer's `requestId`, or an /order call's for its hard
+   * round. Public from the quote's deadline + 10 s; before that SluiceApiError 409 `AUCTION_OPEN` with
+   * `details.availableAt`, and 404 `AUCTION_NOT_FOUND` for an id no round was stored under.
+   */
+  auction(requestId: string, options?: CallOptions): Promise<AuctionResult>;
   /** GET /orders with its filters (`orderId`, `orderIds`, `swapper`, `orderStatus`…). */
   orders(query: OrdersQuery, options?: CallOptions): Promise<OrdersResponse>;
   /**
@@ -163,6 +170,9 @@ export function createSluiceClient(options: SluiceClientOptions): SluiceClient {
       const answer = await transport.post<OrderResponse>("/order", body, call);
       return { ...answer, signature };
     },
+
+    auction: (requestId, call = {}) =>
+      transport.get<AuctionResult>(`/auctions/${encodeURIComponent(requestId)}`, call),
 
     orders,
 

@@ -2,6 +2,111 @@
 // Regenerate with `npm run client:types` (starts a devnet in a temporary directory, reads the document it serves and
 // rewrites this file). test/client/client.test.ts fails when this file and the running server's document drift.
 export interface paths {
+    "/auctions/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A quote round's or hard round's results
+         * @description Every solver's outcome (quoted amount, declined, or rejected with its reason code), latency, rank and offered legs, which entries became orders, and for a hard round (an /order call's `requestId`) the winner and its committed amount. Public from the round's quote deadline + 10 s, so quotes are never shown while they can still be taken: before that 409 `AUCTION_OPEN` with `details.availableAt`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The `requestId` of a POST /quote answer, or of a POST /order call (its hard round)
+                     * @example 6f1c2a54-3b9e-4d2f-9a61-0c8e5b7d4a10
+                     */
+                    requestId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The round's results */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuctionResult"];
+                    };
+                };
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Not found. Error codes:
+                 *     - `AUCTION_NOT_FOUND`: No /quote round or /order hard round was stored under this request id
+                 */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Conflict with the current state. Error codes:
+                 *     - `AUCTION_OPEN`: The round's quotes can still be taken: its results are public from `details.availableAt` (ISO-8601)
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
+                 */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/check_approval": {
         parameters: {
             query?: never;
@@ -2087,6 +2192,188 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AuctionAnswer: {
+            solverId: string;
+            /**
+             * @description `quoted` (an amount), `declined` (HTTP 204) or `rejected` (no valid quote; see `reason`)
+             * @enum {string}
+             */
+            outcome: "quoted" | "declined" | "rejected";
+            /** @description Why a rejected answer counted as no quote; null otherwise */
+            reason: ("timeout" | "network" | "http_status" | "invalid_body" | "echo_mismatch" | "zero_amount" | "wrong_filler") | null;
+            /** @description The quoted total in tokenOut base units; null unless quoted */
+            amountOut: string | null;
+            /** @description From the request sent to the answer judged, in ms */
+            latencyMs: number;
+            /** @description 1 = best: higher amountOut first, equal amounts to the lower latency (the auction's rule); null unless quoted */
+            rank: number | null;
+            /** @description The adapter legs the solver was offered; null for rounds stored before legs were kept */
+            legs: components["schemas"]["AuctionLeg"][] | null;
+            /** @description /quote round: the order this solver's entry became. Hard round: the order this round created, on the winner */
+            orderId: string | null;
+        };
+        AuctionAnswerInput: {
+            solverId: string;
+            /**
+             * @description `quoted` (an amount), `declined` (HTTP 204) or `rejected` (no valid quote; see `reason`)
+             * @enum {string}
+             */
+            outcome: "quoted" | "declined" | "rejected";
+            /** @description Why a rejected answer counted as no quote; null otherwise */
+            reason: ("timeout" | "network" | "http_status" | "invalid_body" | "echo_mismatch" | "zero_amount" | "wrong_filler") | null;
+            /** @description The quoted total in tokenOut base units; null unless quoted */
+            amountOut: string | null;
+            /** @description From the request sent to the answer judged, in ms */
+            latencyMs: number;
+            /** @description 1 = best: higher amountOut first, equal amounts to the lower latency (the auction's rule); null unless quoted */
+            rank: number | null;
+            /** @description The adapter legs the solver was offered; null for rounds stored before legs were kept */
+            legs: components["schemas"]["AuctionLegInput"][] | null;
+            /** @description /quote round: the order this solver's entry became. Hard round: the order this round created, on the winner */
+            orderId: string | null;
+        };
+        AuctionLeg: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            adapter: string;
+            /**
+             * @description The leg's capacity in tokenOut base units
+             * @example 1000000000000000000
+             */
+            maxAssets: string;
+            /**
+             * @description The leg's rate, 1e18-scaled
+             * @example 1000000000000000000
+             */
+            maxRate: string;
+        };
+        AuctionLegInput: {
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            adapter: string;
+            /**
+             * @description The leg's capacity in tokenOut base units
+             * @example 1000000000000000000
+             */
+            maxAssets: string;
+            /**
+             * @description The leg's rate, 1e18-scaled
+             * @example 1000000000000000000
+             */
+            maxRate: string;
+        };
+        AuctionResult: {
+            /** Format: uuid */
+            requestId: string;
+            /**
+             * @description `quote`: a POST /quote round; `order`: a hard round
+             * @enum {string}
+             */
+            round: "quote" | "order";
+            /**
+             * Format: uuid
+             * @description The /quote round's request id (a hard round re-runs that round's chosen entry)
+             */
+            quoteRequestId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenOut: string;
+            /**
+             * @description uint256 as a decimal string
+             * @example 1000000000000000000
+             */
+            amountIn: string;
+            /**
+             * Format: date-time
+             * @description When the round's answers were recorded
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description From when the result is public: the quotes' deadline + 10 s (now for a round with no entry)
+             */
+            availableAt: string;
+            /** @description Hard round: the entry's quoted total that an answer had to meet; null for a /quote round */
+            quotedAmountOut: string | null;
+            /** @description Hard round: the best answer that met the quote; null when none did, and for a /quote round */
+            winner: {
+                solverId: string;
+                /**
+                 * @description The hard round's total the Order commits (fee outputs keep their signed amounts)
+                 * @example 1000000000000000000
+                 */
+                committedAmountOut: string;
+            } | null;
+            /** @description Hard round: the order it created; null otherwise */
+            orderId: string | null;
+            /** @description Every solver asked: quoted answers by rank, then the others in the order they were asked */
+            solvers: components["schemas"]["AuctionAnswer"][];
+        };
+        AuctionResultInput: {
+            /** Format: uuid */
+            requestId: string;
+            /**
+             * @description `quote`: a POST /quote round; `order`: a hard round
+             * @enum {string}
+             */
+            round: "quote" | "order";
+            /**
+             * Format: uuid
+             * @description The /quote round's request id (a hard round re-runs that round's chosen entry)
+             */
+            quoteRequestId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenIn: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            tokenOut: string;
+            /**
+             * @description uint256 as a decimal string
+             * @example 1000000000000000000
+             */
+            amountIn: string;
+            /**
+             * Format: date-time
+             * @description When the round's answers were recorded
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description From when the result is public: the quotes' deadline + 10 s (now for a round with no entry)
+             */
+            availableAt: string;
+            /** @description Hard round: the entry's quoted total that an answer had to meet; null for a /quote round */
+            quotedAmountOut: string | null;
+            /** @description Hard round: the best answer that met the quote; null when none did, and for a /quote round */
+            winner: {
+                solverId: string;
+                /**
+                 * @description The hard round's total the Order commits (fee outputs keep their signed amounts)
+                 * @example 1000000000000000000
+                 */
+                committedAmountOut: string;
+            } | null;
+            /** @description Hard round: the order it created; null otherwise */
+            orderId: string | null;
+            /** @description Every solver asked: quoted answers by rank, then the others in the order they were asked */
+            solvers: components["schemas"]["AuctionAnswerInput"][];
+        };
         CheckApprovalRequest: {
             /**
              * @description EVM address; any case accepted, returned lowercase
@@ -3506,7 +3793,7 @@ export interface components {
         SwapError: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */
@@ -3519,7 +3806,7 @@ export interface components {
         SwapErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */

@@ -1,6 +1,7 @@
 // The one table from a named domain failure to its HTTP answer: the envelope (swap flow or partner), the status and
 // the code. The message and details are the error's own. Failures the framework detects (validation, unknown paths,
 // unreadable bodies, parser errors, the database out of reach, unhandled errors) keep their codes below.
+import { AuctionNotFoundError, AuctionOpenError } from "../auctions/errors.ts";
 import {
   DevOnlyError,
   DevRpcUnavailableError,
@@ -120,6 +121,9 @@ export const ERROR_TABLE = [
   swap(UnsupportedChainError, 400, "UNSUPPORTED_CHAIN"),
   swap(UnsupportedTokenError, 400, "UNSUPPORTED_TOKEN"),
   swap(NoQuotesError, 404, "NO_QUOTES"),
+  // GET /auctions/{requestId}.
+  swap(AuctionNotFoundError, 404, "AUCTION_NOT_FOUND"),
+  swap(AuctionOpenError, 409, "AUCTION_OPEN"),
   // POST /liquidity, /liquidity-batch.
   swap(UnsupportedLiquidityTokenError, 400, "UNSUPPORTED_TOKEN"),
   swap(DuplicateTokenError, 400, "DUPLICATE_TOKEN"),

@@ -13,6 +13,8 @@ import { partnerExamples } from "./openapi-partner-examples.ts";
 export interface OperationExamples {
   /** Query parameters' examples, by name. */
   query?: Record<string, string>;
+  /** Path parameters' examples, by name. */
+  params?: Record<string, string>;
   /** The request body's example. */
   body?: { summary: string; value: unknown };
   /** Response examples by status. */
@@ -180,6 +182,59 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
       },
     },
   });
+
+  at("GET", "/auctions/:requestId", {
+    params: { requestId: EXAMPLE_REQUEST_ID },
+    ...(solver ? { responses: { 200: { summary: "A /quote round, public", value: auctionExample() } } } : {}),
+  });
+
+  /** The /quote example's round once public: the first solver quoted it, a second one (if any) timed out. */
+  function auctionExample() {
+    const adapter = deployment!.adapters[0]?.address;
+    const legs = adapter
+      ? [{ adapter, maxAssets: (amountOut * 1000n).toString(), maxRate: "997000000000000000" }]
+      : [];
+    const other = deployment!.solvers[1];
+    return {
+      requestId: EXAMPLE_REQUEST_ID,
+      round: "quote",
+      quoteRequestId: EXAMPLE_REQUEST_ID,
+      tokenIn: tokenIn!.address,
+      tokenOut: tokenOut!.address,
+      amountIn: amount,
+      createdAt: EXAMPLE_TIMESTAMP,
+      availableAt: new Date((deadline + 10) * 1000).toISOString(),
+      quotedAmountOut: null,
+      winner: null,
+      orderId: null,
+      solvers: [
+        {
+          solverId: solver!.id,
+          outcome: "quoted",
+          reason: null,
+          amountOut: amountOut.toString(),
+          latencyMs: 41.27,
+          rank: 1,
+          legs,
+          orderId: "3d6e1c2b-7f4a-4b8e-9c1d-2e3f4a5b6c7d",
+        },
+        ...(other
+          ? [
+              {
+                solverId: other.id,
+                outcome: "rejected",
+                reason: "timeout",
+                amountOut: null,
+                latencyMs: 1000.4,
+                rank: null,
+                legs,
+                orderId: null,
+              },
+            ]
+          : []),
+      ],
+    };
+  }
 
   // The order that quote became, filled: what GET /orders and the order stream show.
   const txHash = `0x${"7c".repeat(32)}`;

@@ -154,7 +154,9 @@ function withAnswersDescribed<Document extends object>(document: Document, facts
       if (example && media) media.examples = { example };
     }
     for (const parameter of operation.parameters ?? []) {
-      const example = parameter.in === "query" ? examples?.query?.[parameter.name] : undefined;
+      const byPlace =
+        parameter.in === "query" ? examples?.query : parameter.in === "path" ? examples?.params : undefined;
+      const example = byPlace?.[parameter.name];
       if (example !== undefined) parameter.example = example;
     }
     const body = operation.requestBody?.content?.[JSON_TYPE];
@@ -185,6 +187,7 @@ function errorResponse(answer: ErrorStatusAnswer, documented: Response | undefin
                   ...(code === "VALIDATION_FAILED"
                     ? { details: { issues: [{ path: "amount", message: "Invalid input" }] } }
                     : {}),
+                  ...(code === "AUCTION_OPEN" ? { details: { availableAt: EXAMPLE_TIMESTAMP } } : {}),
                 },
               }
             : { errorCode: code, errorMessage: CODE_MEANINGS[code] },

@@ -99,6 +99,9 @@ export const CODE_MEANINGS: Record<SwapErrorCode | PartnerErrorCode, string> = {
   UNSUPPORTED_CHAIN: "The chain id is not this deployment's",
   UNSUPPORTED_TOKEN: "The token is not one this deployment supports on that side",
   NO_QUOTES: "No quotes available (below the token minimum, no eligible solver, or no non-zero quote)",
+  AUCTION_NOT_FOUND: "No /quote round or /order hard round was stored under this request id",
+  AUCTION_OPEN:
+    "The round's quotes can still be taken: its results are public from `details.availableAt` (ISO-8601)",
   DUPLICATE_TOKEN: "A token is listed more than once",
   MISSING_FILTER: "At least one filter is required",
   QUOTE_NOT_FOUND: "Unknown quote id",

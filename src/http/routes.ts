@@ -2,6 +2,7 @@
 // under /api/v1 and in the OpenAPI document; internal ones (internal solvers only) under /api-internal/v1, never
 // documented. The root serves each listener's routes on its own server (HOST/PORT, INTERNAL_HOST/INTERNAL_PORT). Handlers (./handlers) receive the services the composition root
 // (src/app) built; they construct nothing.
+import type { AuctionResults } from "../auctions/service.ts";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import type { DiscountService } from "../discounts/service.ts";
@@ -14,6 +15,7 @@ import type { PointsService } from "../points/service.ts";
 import type { RegistryResponses } from "../registry/responses.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
 import type { QuoteService } from "../swap/quote-service.ts";
+import * as auctions from "./handlers/auctions.ts";
 import * as demoPage from "./handlers/demo-page.ts";
 import * as dev from "./handlers/dev.ts";
 import * as discounts from "./handlers/discounts.ts";
@@ -45,6 +47,8 @@ export interface DeploymentServices {
   market: Market;
   quotes: QuoteService;
   orders: OrderService;
+  /** GET /auctions/{requestId}: stored rounds, public once their quotes can no longer be taken. */
+  auctions: AuctionResults;
   database: Database;
   openOrders: OpenOrdersCache;
   /** GET /orders/stream: the replica's order streams, their limits, and the solvers whose streams they check. */
@@ -107,6 +111,7 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "POST", url: "/order", listener: "public", schema: swap.orderSchema, handler: swap.order(services.orders) }),
     route({ method: "GET", url: "/orders", listener: "public", schema: orders.ordersSchema, handler: orders.orders(services.database, services.openOrders) }),
     route({ method: "GET", url: "/orders/stream", listener: "public", schema: orderStream.orderStreamSchema, handler: orderStream.orderStream(services.orderStreams) }),
+    route({ method: "GET", url: "/auctions/:requestId", listener: "public", schema: auctions.auctionSchema, handler: auctions.auction(services.auctions) }),
 
     route({ method: "POST", url: "/liquidity", listener: "public", schema: liquidity.liquiditySchema, handler: liquidity.liquidity(services.liquidity) }),
     route({ method: "POST", url: "/liquidity-batch", listener: "public", schema: liquidity.liquidityBatchSchema, handler: liquidity.liquidityBatch(services.liquidity) }),

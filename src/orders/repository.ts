@@ -1,7 +1,7 @@
 // Orders as POST /order sees them: creation decided by the quote id's unique constraint (published to OrderEvents once
 // committed), the calls that reached an existing order, and reads by id. What the chain does to orders is in
 // settlement.ts.
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import type { OrderEvents } from "./order-events.ts";
 import { orderAttempts, orderStatusHistory, orders } from "./tables.ts";
@@ -18,6 +18,22 @@ export class OrderRepository {
   async findByQuoteId(quoteId: string): Promise<OrderRow | undefined> {
     const rows = await this.database.db.select().from(orders).where(eq(orders.quoteId, quoteId)).limit(1);
     return rows[0];
+  }
+
+  /** The orders of these quotes (by the quote id's unique index): which entries of a round became orders. */
+  async findByQuoteIds(
+    quoteIds: readonly string[],
+  ): Promise<Array<Pick<OrderRow, "orderId" | "quoteId" | "requestId" | "solverId">>> {
+    if (quoteIds.length === 0) return [];
+    return this.database.db
+      .select({
+        orderId: orders.orderId,
+        quoteId: orders.quoteId,
+        requestId: orders.requestId,
+        solverId: orders.solverId,
+      })
+      .from(orders)
+      .where(inArray(orders.quoteId, [...quoteIds]));
   }
 
   async findById(orderId: string): Promise<OrderRow | undefined> {

@@ -81,6 +81,12 @@ export function answerRows(
     latencyMs: outcome.latencyMs,
     amountOut: outcome.kind === "quoted" ? outcome.amountOut.toString() : null,
     legs: participant.legs.length,
+    // Kept for the public auction results (src/auctions): what the solver was offered, as it was sent.
+    offeredLegs: participant.legs.map((leg) => ({
+      adapter: leg.adapter,
+      maxAssets: leg.maxAssets.toString(),
+      maxRate: leg.maxRate.toString(),
+    })),
     createdAt: now,
   }));
 }

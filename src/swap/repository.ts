@@ -1,5 +1,5 @@
 // Reads and writes of the quote flow's tables.
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Database, Db } from "../db/client.ts";
 import { type QuoteRound, quoteRoundsParams, SAVE_QUOTE_ROUNDS_SQL } from "./quote-round-statement.ts";
 import { quoteRequests, quotes, solverAnswers } from "./tables.ts";
@@ -8,6 +8,7 @@ export type QuoteRequestRow = typeof quoteRequests.$inferInsert;
 export type SolverAnswerRow = typeof solverAnswers.$inferInsert;
 export type QuoteRow = typeof quotes.$inferSelect;
 export type QuoteEntryRow = typeof quotes.$inferInsert;
+export type SolverAnswer = typeof solverAnswers.$inferSelect;
 export type StoredQuote = { quote: QuoteRow; request: typeof quoteRequests.$inferSelect };
 
 export class QuoteRepository {
@@ -29,6 +30,33 @@ export class QuoteRepository {
 
   async saveAnswers(answers: SolverAnswerRow[], tx: Pick<Db, "insert"> = this.database.db): Promise<void> {
     if (answers.length > 0) await tx.insert(solverAnswers).values(answers);
+  }
+
+  /** Every answer of the round a call ran (solver_answers_request_idx), in the order they were given. */
+  async answersOf(requestId: string): Promise<SolverAnswer[]> {
+    return this.database.db
+      .select()
+      .from(solverAnswers)
+      .where(eq(solverAnswers.requestId, requestId))
+      .orderBy(asc(solverAnswers.id));
+  }
+
+  async findRequest(requestId: string): Promise<typeof quoteRequests.$inferSelect | undefined> {
+    const rows = await this.database.db
+      .select()
+      .from(quoteRequests)
+      .where(eq(quoteRequests.requestId, requestId))
+      .limit(1);
+    return rows[0];
+  }
+
+  /** The entries a /quote round handed out (quotes_request_idx), best first. */
+  async entriesOf(requestId: string): Promise<QuoteRow[]> {
+    return this.database.db
+      .select()
+      .from(quotes)
+      .where(eq(quotes.requestId, requestId))
+      .orderBy(asc(quotes.rank));
   }
 
   async findQuote(quoteId: string): Promise<StoredQuote | undefined> {

@@ -2,7 +2,8 @@
 // database round trip is off the answer's path; rounds answered within a short window go into one statement, and
 // the database's work lands away from the moment right after an answer, when the same client's next request
 // tends to start (on the swap bench, writing at once cost ~1 ms of /quote's p50). Until a round is stored, a
-// POST /order in this process for one of its quote ids flushes its batch and waits for it; shutdown flushes and
+// POST /order in this process for one of its quote ids (or GET /auctions for its request id) flushes its batch and
+// waits for it; shutdown flushes and
 // waits for everything before the database closes.
 import type { Logger } from "../logger.ts";
 import type { QuoteRound } from "./quote-round-statement.ts";
@@ -27,6 +28,7 @@ interface Batch {
 export class QuoteRoundWriter {
   #open: Batch | undefined;
   readonly #batchByQuoteId = new Map<string, Batch>();
+  readonly #batchByRequestId = new Map<string, Batch>();
   readonly #unsettled = new Set<Batch>();
 
   constructor(private readonly options: QuoteRoundWriterOptions) {}
@@ -46,11 +48,18 @@ export class QuoteRoundWriter {
     }
     batch.rounds.push(round);
     for (const entry of round.entries) this.#batchByQuoteId.set(entry.quoteId, batch);
+    this.#batchByRequestId.set(round.request.requestId, batch);
   }
 
   /** Settles once the round holding this quote id (if one is pending) is stored or has failed; at once if none. */
   async settled(quoteId: string): Promise<void> {
     const batch = this.#batchByQuoteId.get(quoteId);
+    if (batch) await this.#flush(batch);
+  }
+
+  /** Settles once the round of this request id (if one is pending) is stored or has failed; at once if none. */
+  async settledRound(requestId: string): Promise<void> {
+    const batch = this.#batchByRequestId.get(requestId);
     if (batch) await this.#flush(batch);
   }
 
@@ -73,6 +82,8 @@ export class QuoteRoundWriter {
     batch.written = this.#store(batch.rounds).finally(() => {
       this.#unsettled.delete(batch);
       for (const round of batch.rounds) {
+        const { requestId } = round.request;
+        if (this.#batchByRequestId.get(requestId) === batch) this.#batchByRequestId.delete(requestId);
         for (const entry of round.entries) {
           if (this.#batchByQuoteId.get(entry.quoteId) === batch) this.#batchByQuoteId.delete(entry.quoteId);
         }

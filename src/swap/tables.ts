@@ -26,6 +26,15 @@ export interface OutputAmount {
   portionBps?: number;
 }
 
+/** One leg offered to a solver in a round, as stored with its answer (the auction results show it). */
+export interface OfferedLeg {
+  adapter: string;
+  /** Capacity in tokenOut base units (decimal string). */
+  maxAssets: string;
+  /** 1e18-scaled rate (decimal string). */
+  maxRate: string;
+}
+
 /** One POST /quote: the auction's request id and what was asked. */
 export const quoteRequests = pgTable("quote_requests", {
   requestId: uuid("request_id").primaryKey(),
@@ -59,6 +68,8 @@ export const solverAnswers = pgTable(
     latencyMs: doublePrecision("latency_ms").notNull(),
     amountOut: uint256("amount_out"),
     legs: integer("legs").notNull(),
+    /** The legs the solver was offered; null on rounds stored before they were kept (migration 0007). */
+    offeredLegs: jsonb("offered_legs").$type<OfferedLeg[]>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (table) => [

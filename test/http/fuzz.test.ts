@@ -648,6 +648,12 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
       })),
       post("/quote", () => json(quoteBody)),
       post("/order", () => json({ quote: entry.quote, signature })),
+      // The quote round's results, not public yet (the clock stays before its deadline): 409 AUCTION_OPEN.
+      get(
+        "/auctions/{requestId}",
+        () => ({ ...none(), params: { requestId: quote.json().requestId } }),
+        [409],
+      ),
       get("/orders", () => ({
         ...none(),
         query: {

@@ -284,10 +284,16 @@ describe("the OpenAPI document", () => {
         const shown = success.filter(([type]) => !type.startsWith("image/"));
         for (const [type, media] of shown) if (!media.examples?.example) missing.push(`${where} 200 ${type}`);
       }
-      // A quote answer names a solver: a deployment without any (this test's devnet placeholder) shows none.
+      // A quote answer and an auction's result name solvers: a deployment without any (this test's devnet
+      // placeholder) shows neither.
       const served = name === "devnet" ? deployment : MAINNET_LIKE;
       expect(missing).toEqual(
-        served.solvers.length === 0 ? [`${name} POST /quote 200 application/json`] : [],
+        served.solvers.length === 0
+          ? [
+              `${name} POST /quote 200 application/json`,
+              `${name} GET /auctions/{requestId} 200 application/json`,
+            ]
+          : [],
       );
     }
   });

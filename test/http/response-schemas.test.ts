@@ -199,6 +199,11 @@ describe("every route's real answers match the schemas it declares", () => {
     const quoteBody = quoteRequestBody(chain, { amount: 10n ** 18n, swapper });
     const quoted = await expectAnswer(app, 200, "POST", "/api/v1/quote", { payload: quoteBody });
     expect(quoted.json().quotes.length).toBeGreaterThan(0);
+    // GET /auctions/{requestId}: not public while its quotes can be taken (its 200 is at the end), unknown, malformed.
+    const auction = `/api/v1/auctions/${quoted.json().requestId}`;
+    await expectAnswer(app, 409, "GET", auction);
+    await expectAnswer(app, 404, "GET", `/api/v1/auctions/${randomUUID()}`);
+    await expectAnswer(app, 400, "GET", "/api/v1/auctions/not-a-uuid");
     await expectAnswer(app, 404, "POST", "/api/v1/quote", { payload: { ...quoteBody, amount: "1" } });
     await expectAnswer(app, 400, "POST", "/api/v1/quote", {
       payload: { ...quoteBody, tokenOut: addressFromSeed(9), outputs: [{ token: addressFromSeed(9) }] },
@@ -318,6 +323,9 @@ describe("every route's real answers match the schemas it declares", () => {
     await expectAnswer(app, 409, "POST", "/api/v1/order", {
       payload: { quote: late.quote, signature: late.signature },
     });
+    // Ten seconds past the first quote's deadline its auction is public.
+    swapClock.advance(10_000);
+    await expectAnswer(app, 200, "GET", auction);
   });
 
   // Runs after the two above (vitest keeps a file's order): what they left unreached.

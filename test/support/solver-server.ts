@@ -1,6 +1,6 @@
 // A scriptable solver HTTP server for tests: a real listener on 127.0.0.1 that answers /quote the way the test
-// says (quote, decline, fail, garble, stall), recording every request it receives; a test can hold a request
-// unanswered until it releases it.
+// says (quote, decline, fail, garble, stall, drop the connection), recording every request it receives; a test can
+// hold a request unanswered until it releases it.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
@@ -18,7 +18,9 @@ export type SolverBehaviour =
   | { kind: "decline"; delayMs?: number }
   | { kind: "status"; status: number; delayMs?: number }
   | { kind: "garbage"; body: string; delayMs?: number }
-  | { kind: "stall" };
+  | { kind: "stall" }
+  /** Drops the connection without an answer: the auction sees a network failure. */
+  | { kind: "reset" };
 
 export interface ScriptedSolver {
   url: string;
@@ -52,6 +54,7 @@ export async function startScriptedSolver(initial: SolverBehaviour, basePath = "
       res.destroy();
       return;
     }
+    if (current.kind === "reset") return void req.socket.destroy();
     if (current.delayMs) await new Promise((resolve) => setTimeout(resolve, current.delayMs));
     if (current.kind === "decline") return void res.writeHead(204).end();
     if (current.kind === "status") return void res.writeHead(current.status).end("{}");

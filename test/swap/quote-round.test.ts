@@ -58,6 +58,10 @@ describe.each(databaseKinds)("QuoteRepository.saveQuoteRound (%s)", (kind) => {
         latencyMs: 49.987,
         amountOut: MAX_UINT256,
         legs: 2,
+        offeredLegs: [
+          { adapter: addr(0xa1), maxAssets: MAX_UINT256, maxRate: "1000000000000000000" },
+          { adapter: addr(0xa1), maxAssets: MAX_UINT256, maxRate: "997000000000000000" },
+        ],
         createdAt,
       },
       {
@@ -71,6 +75,7 @@ describe.each(databaseKinds)("QuoteRepository.saveQuoteRound (%s)", (kind) => {
         latencyMs: 1000.001,
         amountOut: null,
         legs: 1,
+        offeredLegs: [{ adapter: addr(0xa2), maxAssets: "0", maxRate: "1" }],
         createdAt,
       },
       {
@@ -84,6 +89,8 @@ describe.each(databaseKinds)("QuoteRepository.saveQuoteRound (%s)", (kind) => {
         latencyMs: 5,
         amountOut: null,
         legs: 1,
+        // As rounds stored before the legs were kept read back.
+        offeredLegs: null,
         createdAt,
       },
     ];

@@ -1,5 +1,5 @@
-// QuoteRoundWriter: rounds answered within the batch window are stored in one statement, a POST /order waiting
-// for one of them flushes its batch at once, a failed batch is retried round by round (only the bad round is
+// QuoteRoundWriter: rounds answered within the batch window are stored in one statement, a POST /order (or a
+// GET /auctions) waiting for one of them flushes its batch at once, a failed batch is retried round by round (only the bad round is
 // lost, and logged), and draining writes everything queued.
 import { describe, expect, it } from "vitest";
 import type { QuoteRound } from "../../src/swap/quote-round-statement.ts";
@@ -64,6 +64,20 @@ describe("QuoteRoundWriter", () => {
     // Nothing pending for it any more, nor for an id it never had.
     await writer.settled("q2");
     await writer.settled("unknown");
+    expect(statements).toEqual([["r1"]]);
+  });
+
+  it("writes a round's batch at once when its request id is waited for (GET /auctions), even without entries", async () => {
+    const { statements, save } = recordingSave(20);
+    const writer = new QuoteRoundWriter({ save, logger: recordingLogger().logger, batchWindowMs: 10_000 });
+    writer.write(round("r1", []));
+    const started = performance.now();
+    await writer.settledRound("r1");
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(statements).toEqual([["r1"]]);
+    expect(writer.pending).toBe(0);
+    await writer.settledRound("r1");
+    await writer.settledRound("unknown");
     expect(statements).toEqual([["r1"]]);
   });
 
