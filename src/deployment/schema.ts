@@ -59,14 +59,20 @@ export const SolverConfigSchema = z
   })
   .strict();
 
-/** A duration as a number and a unit (`90s`, `15m`, `32h`, `1d`), in milliseconds once parsed. */
-export const DurationSchema = z
-  .string()
-  .regex(/^[1-9][0-9]*(s|m|h|d)$/, "must be a whole number with a unit s, m, h or d (e.g. 15m)")
-  .transform((text) => {
-    const unitMs = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-    return Number(text.slice(0, -1)) * unitMs[text.slice(-1) as keyof typeof unitMs];
-  });
+/**
+ * A duration: a whole number with a unit (`90s`, `15m`, `32h`, `1d`), or a number of milliseconds (what a parsed
+ * file holds, so a deployment written back out reads the same); milliseconds once parsed.
+ */
+export const DurationSchema = z.union([
+  z.number().int().positive(),
+  z
+    .string()
+    .regex(/^[1-9][0-9]*(s|m|h|d)$/, "must be a whole number with a unit s, m, h or d (e.g. 15m)")
+    .transform((text) => {
+      const unitMs = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+      return Number(text.slice(0, -1)) * unitMs[text.slice(-1) as keyof typeof unitMs];
+    }),
+]);
 
 /**
  * The fade breaker (README "Solver cooldowns"): when a solver is left out of auctions and /liquidity for a while,
