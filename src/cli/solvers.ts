@@ -7,6 +7,7 @@ import { readEnv } from "../config/env.ts";
 import { CooldownRepository } from "../cooldowns/repository.ts";
 import { loadDeployment } from "../deployment/load.ts";
 import { SOLVER_ID_PATTERN } from "../deployment/schema.ts";
+import { createLogger } from "../logger.ts";
 import { withMigratedDatabase } from "./database.ts";
 
 interface CooldownOptions {
@@ -32,10 +33,18 @@ export function registerSolversCommands(program: Command): void {
       const env = readEnv();
       checkSolverId(solverId, env);
       const now = systemClock.now();
+      const logger = createLogger({ level: env.LOG_LEVEL, destination: "stderr" });
       await withMigratedDatabase(async (database) => {
         const repository = new CooldownRepository(database.db);
-        if (options.lift) await repository.lift(solverId, now);
-        else await repository.set(solverId, options.until!, now);
+        const changes = options.lift
+          ? await repository.lift(solverId, now)
+          : await repository.set(solverId, options.until!, now);
+        // Logged once, here, where they are recorded (the replicas only read them).
+        for (const change of changes)
+          logger.info(
+            { solverId, cooldown: change.kind, reason: change.reason, until: change.until?.toISOString() },
+            change.kind === "start" ? "solver cooldown started" : "solver cooldown ended",
+          );
       }, env);
       // Printed once the database is closed: the change is stored.
       process.stdout.write(
