@@ -1,11 +1,12 @@
 // `sluice solvers cooldown --lift | --set` end to end: the real binary against PGlite in a data directory (and
 // PostgreSQL when TEST_DATABASE_URL is set), the stored state and history it leaves, its refusals, and the data
 // directory's lock message while another process holds the embedded database.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, type DatabaseKind, openDatabase } from "../../src/db/client.ts";
+import { migrate } from "../../src/db/migrate.ts";
 import { runSluice } from "../support/cli.ts";
 import { createEmptyPostgresDatabase, databaseKinds } from "../support/db.ts";
 import { placeholderDeployment } from "../support/server.ts";
@@ -83,23 +84,35 @@ describe.each(databaseKinds)("sluice solvers cooldown (%s)", (kind) => {
       "lifted by the operator",
     ]);
   });
+});
 
-  it("refuses what it cannot do, naming why, and changes nothing", async () => {
-    const before = await stored();
+describe("sluice solvers cooldown's checks, before any database is opened", () => {
+  let workDir: string;
+  beforeAll(() => {
+    workDir = mkdtempSync(join(tmpdir(), "sluice-cooldown-checks-"));
+  });
+  afterAll(() => {
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it("refuses what it cannot do, naming why, and touches no database", async () => {
+    const env = { DATA_DIR: join(workDir, "untouched"), DEPLOYMENT: undefined, DEPLOYMENT_FILE: undefined };
     const refused = await Promise.all([
-      runSluice(["solvers", "cooldown", "--set", "ext_alpha"], target.env),
-      runSluice(["solvers", "cooldown", "--set", "ext_alpha", "--until", "2020-01-01T00:00:00Z"], target.env),
-      runSluice(["solvers", "cooldown", "--set", "ext_alpha", "--until", "tomorrow"], target.env),
-      runSluice(["solvers", "cooldown", "--lift", "Not An Id"], target.env),
-      runSluice(["solvers", "cooldown"], target.env),
+      runSluice(["solvers", "cooldown", "--set", "ext_alpha"], env),
+      runSluice(["solvers", "cooldown", "--set", "ext_alpha", "--until", "2020-01-01T00:00:00Z"], env),
+      runSluice(["solvers", "cooldown", "--set", "ext_alpha", "--until", "tomorrow"], env),
+      runSluice(["solvers", "cooldown", "--lift", "Not An Id"], env),
+      runSluice(["solvers", "cooldown"], env),
+      runSluice(["solvers", "cooldown", "--lift", "ext_alpha", "--set", "ext_beta"], env),
     ]);
-    expect(refused.map((run) => run.code)).toEqual([1, 1, 1, 1, 1]);
+    expect(refused.map((run) => run.code)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(refused[0]!.stderr).toContain("--set needs --until <ISO-8601>");
     expect(refused[1]!.stderr).toContain("is not in the future");
     expect(refused[2]!.stderr).toContain("must be an ISO-8601 time with a zone");
     expect(refused[3]!.stderr).toContain("Not An Id is not a solver id");
     expect(refused[4]!.stderr).toContain("give --lift <id> or --set <id> --until <ISO-8601>");
-    expect(await stored()).toEqual(before);
+    expect(refused[5]!.stderr).toContain("give either --lift <id> or --set <id>, not both");
+    expect(existsSync(env.DATA_DIR)).toBe(false);
   });
 
   it("checks the id against the deployment when one is named", async () => {
@@ -112,8 +125,9 @@ describe.each(databaseKinds)("sluice solvers cooldown (%s)", (kind) => {
       internal: false,
       sharedSecretEnv: "ALPHA_SECRET",
     };
+    // A parsed deployment written back out (durations in milliseconds) reads the same.
     writeFileSync(file, JSON.stringify({ ...placeholderDeployment({ solvers: [solver] }), name: "ours" }));
-    const env = { ...target.env, DEPLOYMENT_FILE: file };
+    const env = { DATA_DIR: join(workDir, "data"), DEPLOYMENT: undefined, DEPLOYMENT_FILE: file };
     const unknown = await runSluice(["solvers", "cooldown", "--lift", "ext_nobody"], env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("ext_nobody is not a solver of deployment ours");
@@ -128,6 +142,7 @@ describe("sluice solvers cooldown against a running embedded server", () => {
     const dataDir = join(workDir, "data");
     // This process holds the embedded database, as a running `sluice serve` does.
     const holder = await openDatabase({ kind: "pglite", dataDir: join(dataDir, "db") });
+    await migrate(holder);
     try {
       const refused = await runSluice(["solvers", "cooldown", "--lift", "ext_alpha"], {
         DATA_DIR: dataDir,
@@ -138,6 +153,7 @@ describe("sluice solvers cooldown against a running embedded server", () => {
       expect(refused.stderr).toContain(
         `the embedded database in ${join(dataDir, "db")} is in use by process ${process.pid}`,
       );
+      expect(await holder.query("select solver_id from solver_cooldowns")).toEqual([]);
     } finally {
       await holder.close();
       rmSync(workDir, { recursive: true, force: true });
