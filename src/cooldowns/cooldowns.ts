@@ -66,7 +66,7 @@ export class SolverCooldowns {
     await this.#refreshing?.catch(() => {});
   }
 
-  /** Records the ends of elapsed cooldowns, then reads the running ones. Concurrent calls share one read. */
+  /** Records the ends of elapsed cooldowns, then reads the stored ones. Concurrent calls share one read. */
   refresh(): Promise<void> {
     this.#refreshing ??= this.#read().finally(() => {
       this.#refreshing = undefined;
@@ -98,7 +98,11 @@ export class SolverCooldowns {
   }
 
   async #read(): Promise<void> {
-    this.recorded(await this.repository.endElapsed(this.clock.now()));
+    // Only a cooldown read earlier can have elapsed since: one read a moment ago is ended at the next refresh. So
+    // a quiet refresh is one small read, no write.
+    const now = this.clock.now();
+    if ([...this.#byId.values()].some((cooldown) => cooldown.until <= now))
+      this.recorded(await this.repository.endElapsed(now));
     const current = await this.repository.current();
     const next = new Map(current.map((cooldown) => [cooldown.solverId, cooldown]));
     // Starts and lifts another process recorded reach this replica's listeners as changes too.
