@@ -166,10 +166,10 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
     for (const [index, order] of open.entries()) {
       if (touched.has(order.orderId)) continue;
       const state = funding[index];
-      // A failed read says nothing about the order: judge it at the next block. Its funding at this block is not
-      // known to have covered amountIn, so its expiry can no longer count as a fade.
+      // A failed read says nothing about the order: judge it at the next block. Up to the deadline, its funding at
+      // this block is not known to have covered amountIn, so its expiry can no longer count as a fade.
       if (!state) {
-        await this.#shortfall(tx, order.orderId, block.number);
+        if (block.timestamp <= BigInt(order.deadline)) await this.#shortfall(tx, order.orderId, block.number);
         continue;
       }
       const previous = streaks.get(order.orderId);
