@@ -244,6 +244,22 @@ describe.each(databaseKinds)("solver cooldowns on the devnet (%s)", (kind) => {
     expect(await quoteSolvers(replica)).toEqual([FADER, BACKUP]);
   });
 
+  it("forgets the outcome of an expiry a reorg undid", async () => {
+    const order = await placeOrder(chain, subject.app, database, { swapper: chain.accounts.swapper });
+    const beforeExpiry = await chain.snapshot();
+    await passChainTime(200);
+    expect(await outcomes()).toEqual(["faded"]);
+    // The chain loses the expiring block (shorter than what was indexed: a reorg), then grows again without it.
+    await chain.revert(beforeExpiry);
+    await chain.mine(1);
+    await indexUntilCaughtUp(subject.runtime.indexer);
+    const [row] = await database.query<{ status: string }>("select status from orders where order_id = $1", [
+      order.orderId,
+    ]);
+    expect(row?.status).toBe("open");
+    expect(await outcomes()).toEqual([]);
+  });
+
   describe("nobody can push a solver into cooldown", () => {
     it("flooding /quote: failures count only where another solver quoted, once per swapper per minute", async () => {
       fader.setBehaviour({ kind: "status", status: 500 });
