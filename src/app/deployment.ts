@@ -8,6 +8,10 @@ import { BlockTracker } from "../chain/blocks.ts";
 import { type ChainPublicClient, createChainPublicClient } from "../chain/client.ts";
 import { ViemSwapChain } from "../chain/swap-chain.ts";
 import type { Clock } from "../clock.ts";
+import { SolverCooldowns } from "../cooldowns/cooldowns.ts";
+import { FadeLedger } from "../cooldowns/fades.ts";
+import { FailureCounter } from "../cooldowns/failures.ts";
+import { CooldownRepository } from "../cooldowns/repository.ts";
 import type { Database } from "../db/client.ts";
 import { type Deployment, finalityDepthOf } from "../deployment/schema.ts";
 import type { DevFaucet } from "../devnet/faucet.ts";
@@ -89,6 +93,13 @@ export interface DeploymentParts {
   };
   orders: { repository: OrderRepository; service: OrderService };
   auctions: AuctionResults;
+  /** The fade breaker: the cooldown state every replica reads, and the counters of fades and failures. */
+  cooldowns: {
+    repository: CooldownRepository;
+    view: SolverCooldowns;
+    failures: FailureCounter;
+    fades: FadeLedger;
+  };
   liquidity: LiquidityService;
   indexer: ReactorIndexer;
   /** Binds the stored swap state to this chain, resetting it (with a warning) if the chain changed. */
@@ -113,7 +124,20 @@ export function buildDeploymentParts(
     ...(deployment.multicall ? { multicall3: deployment.multicall } : {}),
   });
   const blocks = new BlockTracker(publicClient, pollIntervalMs);
-  const solvers = SolverDirectory.fromDeployment(deployment, options, context.solverLogos);
+  const cooldownRepository = new CooldownRepository(database.db);
+  const cooldownView = new SolverCooldowns(
+    cooldownRepository,
+    clock,
+    logger.child({ worker: "solver-cooldowns" }),
+    deployment.cooldown,
+  );
+  const cooldowns = {
+    repository: cooldownRepository,
+    view: cooldownView,
+    failures: new FailureCounter(database, cooldownRepository, cooldownView, clock, logger),
+    fades: new FadeLedger(cooldownRepository, cooldownView, clock),
+  };
+  const solvers = SolverDirectory.fromDeployment(deployment, options, context.solverLogos, cooldownView);
   const inventory = new InventorySource({
     reader: new AdapterReader(publicClient, multicall),
     blocks,
@@ -172,6 +196,7 @@ export function buildDeploymentParts(
     clock,
     logger,
     newNonce: () => nonces.next(),
+    rounds: cooldowns.failures,
   };
 
   const quoteRepository = new QuoteRepository(database);
@@ -210,6 +235,7 @@ export function buildDeploymentParts(
     clock,
     logger: logger.child({ worker: "indexer" }),
     pollIntervalMs: options.indexerPollIntervalMs ?? 1000,
+    endObserver: cooldowns.fades,
   });
 
   const notifications = new SolverNotifications({
@@ -248,6 +274,7 @@ export function buildDeploymentParts(
       pending: roundWriter,
       clock,
     }),
+    cooldowns,
     liquidity: new LiquidityService(market),
     indexer,
     async bindChain() {

@@ -18,7 +18,7 @@ import type { Database } from "../db/client.ts";
 import { DemoPage } from "../demo-page/assets.ts";
 import { DevRpcRelay } from "../devnet/rpc-relay.ts";
 import { Lifecycle } from "../http/lifecycle.ts";
-import { createHttpMetrics } from "../http/metrics.ts";
+import { createHttpMetrics, registerCooldownGauge } from "../http/metrics.ts";
 import { documentExamples } from "../http/openapi-examples.ts";
 import type { DeploymentServices } from "../http/routes.ts";
 import { sluiceRoutes } from "../http/routes.ts";
@@ -178,6 +178,13 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   };
 
   const metrics = createHttpMetrics({ collectProcessMetrics: options.collectProcessMetrics ?? true });
+  if (deployment) {
+    const { view } = deployment.cooldowns;
+    registerCooldownGauge(metrics, {
+      solverIds: deployment.market.solvers.all().map((solver) => solver.id),
+      isCoolingDown: (solverId) => view.isCoolingDown(solverId),
+    });
+  }
   const routes = sluiceRoutes(
     { lifecycle, clock, metrics, registry: parts.registry, points: parts.points, solverLogos },
     deploymentServices,
@@ -246,6 +253,9 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       if (deployment) {
         await parts.orderFeed.start();
         started = [...started, { name: "order feed", stop: () => parts.orderFeed.stop() }];
+        // Read before the listener opens: no auction may ask a solver that is in cooldown.
+        await deployment.cooldowns.view.start();
+        started = [...started, { name: "solver cooldowns", stop: () => deployment.cooldowns.view.stop() }];
       }
       if (options.listen ?? true) {
         await http.listen({ port: env.PORT, host: env.HOST });

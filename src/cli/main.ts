@@ -7,6 +7,7 @@ import { registerPointsCommands } from "./points.ts";
 import { registerPrepareCommand } from "./prepare.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerSolverCommand } from "./solver.ts";
+import { registerSolversCommands } from "./solvers.ts";
 
 const program = new Command()
   .name("sluice")
@@ -19,6 +20,7 @@ registerMigrateCommand(program);
 registerImportCommands(program);
 registerPointsCommands(program);
 registerSolverCommand(program);
+registerSolversCommands(program);
 registerPrepareCommand(program);
 
 try {

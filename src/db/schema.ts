@@ -1,5 +1,6 @@
 // Every table of the service, re-exported from the domain that owns it. drizzle-kit reads this file.
 
+export * from "../cooldowns/tables.ts";
 export * from "../discounts/tables.ts";
 export * from "../indexer/tables.ts";
 export * from "../orders/tables.ts";

@@ -59,6 +59,60 @@ export const SolverConfigSchema = z
   })
   .strict();
 
+/**
+ * A duration: a whole number with a unit (`90s`, `15m`, `32h`, `1d`), or a number of milliseconds (what a parsed
+ * file holds, so a deployment written back out reads the same); milliseconds once parsed.
+ */
+export const DurationSchema = z.union([
+  z.number().int().positive(),
+  z
+    .string()
+    .regex(/^[1-9][0-9]*(s|m|h|d)$/, "must be a whole number with a unit s, m, h or d (e.g. 15m)")
+    .transform((text) => {
+      const unitMs = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+      return Number(text.slice(0, -1)) * unitMs[text.slice(-1) as keyof typeof unitMs];
+    }),
+]);
+
+/**
+ * The fade breaker (README "Solver cooldowns"): when a solver is left out of auctions and /liquidity for a while,
+ * doubling on repeats.
+ */
+export const CooldownConfigSchema = z
+  .object({
+    /** The first cooldown's length; each repeat within `repeatWindow` of the previous one's end doubles it. */
+    base: DurationSchema.default(15 * 60_000),
+    /** No cooldown is longer. */
+    max: DurationSchema.default(32 * 3_600_000),
+    /** A cooldown starting this long after the previous one ended starts from `base` again. */
+    repeatWindow: DurationSchema.default(24 * 3_600_000),
+    /** Fades: more than `maxFades` of the solver's last `window` assigned orders that reached an end status. */
+    fades: z
+      .object({
+        window: z.number().int().min(1).max(1000).default(10),
+        maxFades: z.number().int().min(0).max(1000).default(2),
+      })
+      .strict()
+      .default({ window: 10, maxFades: 2 }),
+    /** Failures: more than `maxShare` of the solver's last `window` counted auctions. */
+    failures: z
+      .object({
+        window: z.number().int().min(1).max(10_000).default(20),
+        maxShare: z.number().min(0).max(1).default(0.5),
+      })
+      .strict()
+      .default({ window: 20, maxShare: 0.5 }),
+    /** An expiry is a fade only if the solver had at least this long between the order's acceptance and deadline. */
+    minFillWindowSeconds: z.number().int().min(0).max(86_400).default(30),
+  })
+  .strict()
+  .superRefine((cooldown, ctx) => {
+    if (cooldown.max < cooldown.base)
+      ctx.addIssue({ code: "custom", path: ["max"], message: "must be at least base" });
+    if (cooldown.fades.maxFades >= cooldown.fades.window)
+      ctx.addIssue({ code: "custom", path: ["fades", "maxFades"], message: "must be below fades.window" });
+  });
+
 export const DeploymentSchema = z
   .object({
     name: z.string().min(1),
@@ -95,6 +149,14 @@ export const DeploymentSchema = z
     identityBlock: z.number().int().min(0).default(0),
     quoteLifetimeSeconds: z.number().int().min(10).max(3600).default(120),
     solverTimeoutMs: z.number().int().min(50).max(30_000).default(1000),
+    cooldown: CooldownConfigSchema.default({
+      base: 15 * 60_000,
+      max: 32 * 3_600_000,
+      repeatWindow: 24 * 3_600_000,
+      fades: { window: 10, maxFades: 2 },
+      failures: { window: 20, maxShare: 0.5 },
+      minFillWindowSeconds: 30,
+    }),
     /** Shipped networks state how many solvers and reserved ids an operator must configure. */
     expect: z
       .object({ solvers: z.number().int().min(0), reservedSolverIds: z.number().int().min(0) })
@@ -175,3 +237,4 @@ export type Deployment = z.output<typeof DeploymentSchema>;
 export type TokenConfig = z.output<typeof TokenConfigSchema>;
 export type InputTokenConfig = z.output<typeof InputTokenConfigSchema>;
 export type SolverConfig = z.output<typeof SolverConfigSchema>;
+export type CooldownConfig = z.output<typeof CooldownConfigSchema>;

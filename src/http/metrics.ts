@@ -1,5 +1,5 @@
 // Prometheus metrics. One registry per server instance so tests can build many servers in one process.
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 export interface HttpMetrics {
   registry: Registry;
@@ -24,4 +24,25 @@ export function createHttpMetrics(options: { collectProcessMetrics: boolean }): 
     registers: [registry],
   });
   return { registry, requests, duration };
+}
+
+/**
+ * `sluice_solver_in_cooldown{solver}`: 1 while the solver is in cooldown, else 0, read from the stored state at each
+ * scrape. Every replica reports the same shared state, so aggregate replicas with max(), never sum() (README
+ * "Solver cooldowns"); `max(sluice_solver_in_cooldown) by (solver)` summed gives the solvers in cooldown.
+ */
+export function registerCooldownGauge(
+  metrics: HttpMetrics,
+  cooldowns: { solverIds: readonly string[]; isCoolingDown(solverId: string): boolean },
+): void {
+  new Gauge({
+    name: "sluice_solver_in_cooldown",
+    help: "1 while the solver is in cooldown (left out of auctions and /liquidity), else 0; aggregate replicas with max()",
+    labelNames: ["solver"] as const,
+    registers: [metrics.registry],
+    collect() {
+      for (const solverId of cooldowns.solverIds)
+        this.set({ solver: solverId }, cooldowns.isCoolingDown(solverId) ? 1 : 0);
+    },
+  });
 }

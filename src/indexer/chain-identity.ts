@@ -23,6 +23,10 @@ export interface ChainIdentity {
  */
 const CHAIN_BOUND_TABLES = [
   "order_funding_streaks",
+  "order_funding_shortfalls",
+  // The fade breaker's per-order outcomes go with their orders; cooldowns and their history stay (they are the
+  // operator's record of the solver, not of the chain).
+  "solver_order_outcomes",
   "solver_answers",
   "quotes",
   "quote_requests",

@@ -15,7 +15,18 @@ import type { OrderStatus, SettledAmount } from "../orders/tables.ts";
 import type { BlockApplier, FollowedBlock } from "./block-follower.ts";
 import { FundingReader, type FundingState } from "./funding-reader.ts";
 import { judgeOpenOrder } from "./reconcile.ts";
-import { nonceInvalidations, orderFundingStreaks, reactorFills } from "./tables.ts";
+import { nonceInvalidations, orderFundingShortfalls, orderFundingStreaks, reactorFills } from "./tables.ts";
+
+/**
+ * Told, inside a block's transaction, which orders the block brought to an end status, and on a reorg the fork point
+ * (the fade breaker, src/cooldowns). What it returns runs once that transaction has committed.
+ */
+export interface OrderEndObserver {
+  ended(tx: DbTransaction, block: FollowedBlock, orderIds: readonly string[], at: Date): Promise<() => void>;
+  rewound(tx: DbTransaction, forkPoint: bigint): Promise<void>;
+}
+
+const END_STATUSES: ReadonlySet<OrderStatus> = new Set(["filled", "expired", "cancelled", "error"]);
 
 export interface ReactorEventApplierOptions {
   client: ChainPublicClient;
@@ -24,6 +35,7 @@ export interface ReactorEventApplierOptions {
   settlement: OrderSettlement;
   orderEvents: OrderEvents;
   clock: Clock;
+  endObserver?: OrderEndObserver;
 }
 
 /** What a block's transaction needs, read from the chain and the database before it. */
@@ -37,6 +49,8 @@ export interface BlockReads {
 
 export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatusChanged[]> {
   readonly #funding: FundingReader;
+  /** What the end observer asked to run once the current block's transaction has committed. */
+  #afterCommit: Array<() => void> = [];
 
   constructor(private readonly options: ReactorEventApplierOptions) {
     this.#funding = new FundingReader(options.client, options.reactor, options.multicall);
@@ -66,6 +80,7 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
   async apply(tx: DbTransaction, block: FollowedBlock, reads: BlockReads): Promise<OrderStatusChanged[]> {
     const { settlement } = this.options;
     const { at } = reads;
+    this.#afterCommit = [];
     const changes: OrderStatusChanged[] = [];
     for (const event of reads.events) {
       const txHash = event.transactionHash as Hex;
@@ -103,12 +118,18 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
     }
     const touched = new Set(changes.map((change) => change.orderId));
     changes.push(...(await this.#reconcile(tx, block, reads, touched)));
+    const ended = changes.filter((change) => END_STATUSES.has(change.to)).map((change) => change.orderId);
+    if (ended.length > 0 && this.options.endObserver)
+      this.#afterCommit.push(await this.options.endObserver.ended(tx, block, ended, at));
     return changes;
   }
 
   /** Undoes the order changes, events and funding streaks of the blocks above `forkPoint`. */
   async rewind(tx: DbTransaction, forkPoint: bigint): Promise<OrderStatusChanged[]> {
+    this.#afterCommit = [];
     const changes = await this.options.settlement.rewindAbove(tx, forkPoint, this.options.clock.now());
+    await this.options.endObserver?.rewound(tx, forkPoint);
+    await tx.delete(orderFundingShortfalls).where(gt(orderFundingShortfalls.firstBlock, forkPoint));
     await tx.delete(reactorFills).where(gt(reactorFills.blockNumber, forkPoint));
     await tx.delete(nonceInvalidations).where(gt(nonceInvalidations.blockNumber, forkPoint));
     await tx.delete(orderFundingStreaks);
@@ -117,6 +138,9 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
 
   committed(changes: OrderStatusChanged[]): void {
     this.options.orderEvents.publish(changes);
+    const after = this.#afterCommit;
+    this.#afterCommit = [];
+    for (const run of after) run();
   }
 
   async #reconcile(
@@ -142,8 +166,12 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
     for (const [index, order] of open.entries()) {
       if (touched.has(order.orderId)) continue;
       const state = funding[index];
-      // A failed read says nothing about the order: judge it at the next block.
-      if (!state) continue;
+      // A failed read says nothing about the order: judge it at the next block. Up to the deadline, its funding at
+      // this block is not known to have covered amountIn, so its expiry can no longer count as a fade.
+      if (!state) {
+        if (block.timestamp <= BigInt(order.deadline)) await this.#shortfall(tx, order.orderId, block.number);
+        continue;
+      }
       const previous = streaks.get(order.orderId);
       const previousStreak = previous && previous.lastBlock === block.number - 1n ? previous.streak : 0;
       const verdict = judgeOpenOrder(
@@ -165,8 +193,10 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
       if (verdict.kind === "expired" || verdict.kind === "error") {
         await change(verdict.kind, verdict.reason);
       } else if (verdict.kind === "underfunded" && verdict.becomesInsufficient) {
+        await this.#shortfall(tx, order.orderId, block.number);
         await change("insufficient-funds", verdict.reason);
       } else if (verdict.kind === "underfunded") {
+        await this.#shortfall(tx, order.orderId, block.number);
         await tx
           .insert(orderFundingStreaks)
           .values({ orderId: order.orderId, streak: verdict.streak, lastBlock: block.number })
@@ -180,5 +210,13 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
         await tx.delete(orderFundingStreaks).where(eq(orderFundingStreaks.orderId, order.orderId));
     }
     return changes;
+  }
+
+  /** Notes the first block at which the order was not known to be fully funded (kept through later blocks). */
+  async #shortfall(tx: DbTransaction, orderId: string, blockNumber: bigint): Promise<void> {
+    await tx
+      .insert(orderFundingShortfalls)
+      .values({ orderId, firstBlock: blockNumber })
+      .onConflictDoNothing();
   }
 }

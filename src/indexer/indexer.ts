@@ -12,7 +12,7 @@ import type { Logger } from "../logger.ts";
 import type { OrderEvents, OrderStatusChanged } from "../orders/order-events.ts";
 import { OrderSettlement } from "../orders/settlement.ts";
 import { BlockFollower, MAX_BLOCKS_PER_STEP, type StepResult } from "./block-follower.ts";
-import { type BlockReads, ReactorEventApplier } from "./event-applier.ts";
+import { type BlockReads, type OrderEndObserver, ReactorEventApplier } from "./event-applier.ts";
 import { Finality } from "./finality.ts";
 import { IndexerLease, IndexerLeaseHeldElsewhereError, IndexerLeaseLostError } from "./lease.ts";
 
@@ -33,6 +33,8 @@ export interface IndexerOptions {
   clock: Clock;
   logger: Logger;
   pollIntervalMs?: number;
+  /** Told of every order a block ends, in its transaction (the fade breaker). */
+  endObserver?: OrderEndObserver;
 }
 
 export class ReactorIndexer {
@@ -62,6 +64,7 @@ export class ReactorIndexer {
       settlement,
       orderEvents: options.orderEvents,
       clock: options.clock,
+      ...(options.endObserver ? { endObserver: options.endObserver } : {}),
     });
     this.#follower = new BlockFollower({
       database: options.database,

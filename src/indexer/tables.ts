@@ -81,3 +81,12 @@ export const orderFundingStreaks = pgTable("order_funding_streaks", {
   streak: integer("streak").notNull(),
   lastBlock: bigint("last_block", { mode: "bigint" }).notNull(),
 });
+
+/**
+ * The first indexed block at which an order's swapper could not cover amountIn (or its funding could not be read):
+ * an order with a row here was not fillable throughout, so its expiry is no fade of its solver.
+ */
+export const orderFundingShortfalls = pgTable("order_funding_shortfalls", {
+  orderId: uuid("order_id").primaryKey(),
+  firstBlock: bigint("first_block", { mode: "bigint" }).notNull(),
+});

@@ -67,7 +67,8 @@ export class LiquidityService {
     const snapshot = await context.inventory.snapshot(pair.tokenIn);
     const discounts = await context.discounts.offers(snapshot);
     const report = liquidityReport(
-      context.solvers.all(),
+      // A solver in cooldown counts as disabled here, in its own liquidity and in the internal pool.
+      context.solvers.forAuctions(),
       snapshot,
       pair.tokenOut.address,
       discounts,
@@ -86,7 +87,7 @@ export class LiquidityService {
     };
   }
 
-  /** `solverId` wins over `solverIds`; unknown, reserved and disabled ids select nothing; none given = all. */
+  /** `solverId` wins over `solverIds`; unknown, reserved, disabled and cooling ids select nothing; none given = all. */
   #selected(selection: SolverSelection): ReadonlySet<string> | undefined {
     const ids = selection.solverId !== undefined ? [selection.solverId] : selection.solverIds;
     if (ids === undefined) return undefined;

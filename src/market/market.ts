@@ -19,6 +19,19 @@ export interface DiscountOffers {
 
 export const NO_DISCOUNTS: DiscountOffers = { offers: async () => [] };
 
+/** One solver's answer in a finished auction round, as the fade breaker counts it. */
+export interface RoundAnswer {
+  solverId: string;
+  outcome: "quoted" | "declined" | "rejected";
+  /** The rejection's reason code (src/solvers/client.ts). */
+  reason?: string;
+}
+
+/** Told of every finished /quote round and /order hard round. */
+export interface RoundObserver {
+  observed(round: { swapper: string; answers: readonly RoundAnswer[]; at: Date }): void;
+}
+
 /** One deployment's market, as the quote, order, liquidity and discount services see it. */
 export interface Market {
   deployment: Deployment;
@@ -32,6 +45,8 @@ export interface Market {
   logger: Logger;
   /** A fresh random 256-bit Reactor nonce per quote entry. */
   newNonce: () => bigint;
+  /** Told of every finished round (the fade breaker's failure count); none in tests that do not need it. */
+  rounds?: RoundObserver;
 }
 
 export function reactorRef(deployment: Pick<Deployment, "chainId" | "reactor">): {

@@ -9,7 +9,7 @@ import { rankQuotes, runAuction } from "../swap/auction.ts";
 import { commitOutputs, OutputCommitmentError, type OutputWithAmount } from "../swap/outputs.ts";
 import type { QuoteLookup } from "../swap/quote-lookup.ts";
 import { quoteDifferences } from "../swap/quote-match.ts";
-import { answerRows, eligibleParticipants, solverRequest } from "../swap/quote-service.ts";
+import { answerRows, eligibleParticipants, roundAnswers, solverRequest } from "../swap/quote-service.ts";
 import type { QuoteRepository, StoredQuote } from "../swap/repository.ts";
 import type { OrderRequest } from "../swap/schemas.ts";
 import type { QuoteTerms } from "../swap/terms.ts";
@@ -172,7 +172,10 @@ export class OrderService {
             timeoutMs: context.deployment.solverTimeoutMs,
             buildRequest: (participant) => solverRequest(context, terms, requestId, participant),
           });
-    await this.quotes.saveAnswers(answerRows(results, requestId, "order", context.clock.now()));
+    const now = context.clock.now();
+    if (results.length > 0)
+      context.rounds?.observed({ swapper: terms.swapper, answers: roundAnswers(results), at: now });
+    await this.quotes.saveAnswers(answerRows(results, requestId, "order", now));
     const best = rankQuotes(results).find((result) => result.outcome.amountOut >= quoted);
     if (!best) {
       throw new QuoteUnavailableError({ reason: "no_solver", solversAsked: participants.length });

@@ -18,6 +18,11 @@ export interface Solver {
   notifyUrl?: string;
 }
 
+/** Which solvers are in cooldown now (src/cooldowns): the directory only asks, it never decides. */
+export interface CooldownView {
+  isCoolingDown(solverId: string): boolean;
+}
+
 export class SolverDirectory {
   readonly #byId: Map<string, Solver>;
   readonly #reserved: ReadonlySet<string>;
@@ -26,6 +31,7 @@ export class SolverDirectory {
     solvers: readonly Solver[],
     reservedIds: readonly string[] = [],
     readonly logos?: SolverLogoStore,
+    private readonly cooldowns?: CooldownView,
   ) {
     this.#byId = new Map(solvers.map((solver) => [solver.id, solver]));
     this.#reserved = new Set(reservedIds);
@@ -35,6 +41,7 @@ export class SolverDirectory {
     deployment: Deployment,
     secrets: Pick<DeploymentSecrets, "solverSecrets">,
     logos?: SolverLogoStore,
+    cooldowns?: CooldownView,
   ) {
     const toSolver = (config: SolverConfig): Solver => ({
       id: config.id,
@@ -47,7 +54,12 @@ export class SolverDirectory {
       sharedSecret: secrets.solverSecrets.get(config.id),
       ...(config.notifyUrl ? { notifyUrl: config.notifyUrl } : {}),
     });
-    return new SolverDirectory(deployment.solvers.map(toSolver), deployment.reservedSolverIds, logos);
+    return new SolverDirectory(
+      deployment.solvers.map(toSolver),
+      deployment.reservedSolverIds,
+      logos,
+      cooldowns,
+    );
   }
 
   all(): Solver[] {
@@ -70,11 +82,28 @@ export class SolverDirectory {
     return this.#byId.get(id);
   }
 
-  /** Enabled solvers restricted to `ids` when given; ids that match no configured solver match nothing. */
+  /**
+   * Every configured solver as auctions and /liquidity see it now: one in cooldown counts as disabled. (GET /orders,
+   * the order stream and the internal discount API use the configured `enabled`: a solver in cooldown still fills
+   * what it won.)
+   */
+  forAuctions(): Solver[] {
+    const cooldowns = this.cooldowns;
+    if (!cooldowns) return this.all();
+    return this.all().map((solver) =>
+      solver.enabled && cooldowns.isCoolingDown(solver.id) ? { ...solver, enabled: false } : solver,
+    );
+  }
+
+  /**
+   * Solvers that may be asked in an auction now (enabled, not in cooldown), restricted to `ids` when given; ids that
+   * match no configured solver match nothing.
+   */
   select(ids?: readonly string[]): Solver[] {
-    if (!ids) return this.enabled();
+    const eligible = this.forAuctions().filter((solver) => solver.enabled);
+    if (!ids) return eligible;
     const wanted = new Set(ids);
-    return this.enabled().filter((solver) => wanted.has(solver.id) && !this.#reserved.has(solver.id));
+    return eligible.filter((solver) => wanted.has(solver.id) && !this.#reserved.has(solver.id));
   }
 
   logoUrl(solver: Solver, baseUrl: string): string | undefined {

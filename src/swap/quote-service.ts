@@ -5,7 +5,7 @@ import { reactorDomain } from "../chain/eip712.ts";
 import type { Request } from "../chain/order.ts";
 import { unixSeconds } from "../clock.ts";
 import { offeredLegs } from "../inventory/offer.ts";
-import type { Market } from "../market/market.ts";
+import type { Market, RoundAnswer } from "../market/market.ts";
 import type { SolverOutcome } from "../solvers/client.ts";
 import type { SolverQuoteRequest } from "../solvers/protocol.ts";
 import { type AuctionParticipant, type AuctionResult, rankQuotes, runAuction } from "./auction.ts";
@@ -91,6 +91,15 @@ export function answerRows(
   }));
 }
 
+/** The round's answers as the fade breaker counts them. */
+export function roundAnswers(results: readonly AuctionResult[]): RoundAnswer[] {
+  return results.map(({ participant, outcome }) => ({
+    solverId: participant.solver.id,
+    outcome: outcome.kind,
+    ...(outcome.kind === "rejected" ? { reason: outcome.reason } : {}),
+  }));
+}
+
 export function buildRequest(
   context: Market,
   terms: Pick<QuoteTerms, "tokenIn" | "amount">,
@@ -157,6 +166,7 @@ export class QuoteService {
     });
     const ranked = rankQuotes(results);
     const now = context.clock.now();
+    context.rounds?.observed({ swapper: terms.swapper, answers: roundAnswers(results), at: now });
     const answers = answerRows(results, requestId, "quote", now);
     if (ranked.length === 0) {
       await this.repository.saveQuoteRound({ ...requestRow, inventoryBlock }, answers, []);

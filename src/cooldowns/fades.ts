@@ -1,0 +1,113 @@
+// Fades, counted where orders end: in the indexer's block transaction, each order a block brought to an end status is
+// recorded as an outcome of its solver — filled, faded, or excused — and a solver whose window now holds too many
+// fades starts a cooldown in the same transaction. An expiry is a fade only when the solver had a fair chance: at
+// least minFillWindowSeconds between the order's acceptance and its deadline, and the swapper's balance and
+// allowance covering amountIn at every indexed block up to the deadline (no shortfall noted by the reconciler). A
+// cancellation or a consumed nonce is never a fade. Nothing a client sends can add a fade by itself: an order is
+// only assigned after the solver won the hard round, and one swapper's fades count once per window.
+import { eq, gt, inArray } from "drizzle-orm";
+import type { Clock } from "../clock.ts";
+import type { DbTransaction } from "../db/client.ts";
+import type { OrderEndObserver } from "../indexer/event-applier.ts";
+import { orderFundingShortfalls } from "../indexer/tables.ts";
+import { orders } from "../orders/tables.ts";
+import type { SolverCooldowns } from "./cooldowns.ts";
+import { countedFades, fadeReason, fadesCallForCooldown } from "./policy.ts";
+import { type CooldownChange, type CooldownRepository, effectiveState } from "./repository.ts";
+import { type OrderOutcome, solverOrderOutcomes } from "./tables.ts";
+
+export interface EndedOrder {
+  status: string;
+  deadline: number;
+  createdAt: Date;
+  /** The reconciler noted a block at which amountIn was not covered. */
+  shortfall: boolean;
+}
+
+/** What an order's end means for its solver. */
+export function outcomeOf(order: EndedOrder, minFillWindowSeconds: number): OrderOutcome {
+  if (order.status === "filled") return "filled";
+  if (order.status !== "expired" || order.shortfall) return "excused";
+  const fillWindow = order.deadline - Math.floor(order.createdAt.getTime() / 1000);
+  return fillWindow >= minFillWindowSeconds ? "faded" : "excused";
+}
+
+export class FadeLedger implements OrderEndObserver {
+  constructor(
+    private readonly repository: CooldownRepository,
+    private readonly cooldowns: SolverCooldowns,
+    private readonly clock: Clock,
+  ) {}
+
+  async ended(
+    tx: DbTransaction,
+    block: { number: bigint },
+    orderIds: readonly string[],
+    at: Date,
+  ): Promise<() => void> {
+    const { config } = this.cooldowns;
+    const rows = await tx
+      .select({
+        orderId: orders.orderId,
+        solverId: orders.solverId,
+        swapper: orders.swapper,
+        status: orders.status,
+        deadline: orders.deadline,
+        createdAt: orders.createdAt,
+        shortfall: orderFundingShortfalls.firstBlock,
+      })
+      .from(orders)
+      .leftJoin(orderFundingShortfalls, eq(orderFundingShortfalls.orderId, orders.orderId))
+      .where(inArray(orders.orderId, [...orderIds]))
+      // Rows in key order: concurrent writers of these outcome rows lock them in one order.
+      .orderBy(orders.orderId);
+    if (rows.length === 0) return () => {};
+    const outcomes = rows.map((row) => ({
+      solverId: row.solverId,
+      orderId: row.orderId,
+      swapper: row.swapper,
+      outcome: outcomeOf({ ...row, shortfall: row.shortfall !== null }, config.minFillWindowSeconds),
+      blockNumber: block.number,
+      endedAt: at,
+    }));
+    // A Fill after an expiry (a Fill always wins) turns the outcome into `filled`.
+    for (const outcome of outcomes) {
+      await tx
+        .insert(solverOrderOutcomes)
+        .values(outcome)
+        .onConflictDoUpdate({
+          target: solverOrderOutcomes.orderId,
+          set: { outcome: outcome.outcome, blockNumber: outcome.blockNumber, endedAt: outcome.endedAt },
+        });
+    }
+    const fadedSolvers = [
+      ...new Set(outcomes.filter((o) => o.outcome === "faded").map((o) => o.solverId)),
+    ].sort();
+    const changes: CooldownChange[] = [];
+    for (const solverId of fadedSolvers) changes.push(...(await this.#judge(tx, solverId)));
+    return () => this.cooldowns.recorded(changes);
+  }
+
+  async rewound(tx: DbTransaction, forkPoint: bigint): Promise<void> {
+    // The orders those blocks ended are open again (or ended differently); a cooldown already started stands.
+    await tx.delete(solverOrderOutcomes).where(gt(solverOrderOutcomes.blockNumber, forkPoint));
+  }
+
+  /** Starts the solver's cooldown when its window (outcomes since its last cooldown ended) holds too many fades. */
+  async #judge(tx: DbTransaction, solverId: string): Promise<CooldownChange[]> {
+    const { config } = this.cooldowns;
+    const now = this.clock.now();
+    const stored = await this.repository.lockedState(tx, solverId, now);
+    const state = effectiveState(stored, now);
+    if (state.cooldownUntil) return [];
+    const window = await this.repository.outcomesSince(tx, solverId, state.lastEndedAt, config.fades.window);
+    if (!fadesCallForCooldown(window, config)) return [];
+    return this.repository.startAutomatic(
+      tx,
+      solverId,
+      fadeReason(countedFades(window), window.length),
+      now,
+      config,
+    );
+  }
+}
