@@ -22,6 +22,7 @@ import { InventorySource } from "../inventory/source.ts";
 import { LiquidityService } from "../liquidity/service.ts";
 import type { Logger } from "../logger.ts";
 import { type Market, reactorRef } from "../market/market.ts";
+import { CancelService } from "../orders/cancel-service.ts";
 import type { OrderEvents } from "../orders/order-events.ts";
 import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
@@ -86,7 +87,7 @@ export interface DeploymentParts {
     lookup: QuoteLookup;
     service: QuoteService;
   };
-  orders: { repository: OrderRepository; service: OrderService };
+  orders: { repository: OrderRepository; service: OrderService; cancel: CancelService };
   liquidity: LiquidityService;
   indexer: ReactorIndexer;
   /** Binds the stored swap state to this chain, resetting it (with a warning) if the chain changed. */
@@ -193,6 +194,7 @@ export function buildDeploymentParts(
   const orders = {
     repository: orderRepository,
     service: new OrderService(market, quoteRepository, orderRepository, lookup),
+    cancel: new CancelService(deployment, orderRepository, blocks),
   };
 
   const indexer = new ReactorIndexer({

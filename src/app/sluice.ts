@@ -149,6 +149,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     market: deployment.market,
     quotes: deployment.quotes.service,
     orders: deployment.orders.service,
+    cancel: deployment.orders.cancel,
     database,
     openOrders,
     orderStreams: {

@@ -3,6 +3,7 @@
 // A mainnet document never carries devnet addresses: nothing here is fixed but the example wallet used when the
 // deployment names no demo swapper.
 import { type Address, encodeFunctionData, erc20Abi, getAddress, maxUint256 } from "viem";
+import { reactorAbi } from "../chain/abis.ts";
 import { reactorDomain } from "../chain/eip712.ts";
 import type { Deployment } from "../deployment/schema.ts";
 import { signatureDataFor } from "../swap/typed-data.ts";
@@ -145,6 +146,7 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
     },
   });
 
+  const orderId = "3d6e1c2b-7f4a-4b8e-9c1d-2e3f4a5b6c7d";
   at("POST", "/order", {
     body: {
       summary: "A quote entry's `quote` and the swapper's signature of its `signatureData` (sign your own)",
@@ -155,8 +157,31 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
         summary: "Placed: open until a solver fills it",
         value: {
           requestId: EXAMPLE_REQUEST_ID,
-          orderId: "3d6e1c2b-7f4a-4b8e-9c1d-2e3f4a5b6c7d",
+          orderId,
           orderStatus: "open",
+        },
+      },
+    },
+  });
+
+  at("POST", "/cancel", {
+    body: { summary: "The order to cancel (its `orderId` from POST /order)", value: { orderId } },
+    responses: {
+      200: {
+        summary: "Reactor.invalidateNonce(the order's nonce), for the swapper to send",
+        value: {
+          requestId: EXAMPLE_REQUEST_ID,
+          orderId,
+          swapper,
+          transaction: {
+            to: deployment.reactor,
+            data: encodeFunctionData({
+              abi: reactorAbi,
+              functionName: "invalidateNonce",
+              args: [BigInt(nonce)],
+            }),
+            value: "0",
+          },
         },
       },
     },

@@ -8,12 +8,14 @@ import type { DiscountService } from "../discounts/service.ts";
 import type { SolverDiscounts } from "../discounts/solver-discounts.ts";
 import type { LiquidityService } from "../liquidity/service.ts";
 import type { Market } from "../market/market.ts";
+import type { CancelService } from "../orders/cancel-service.ts";
 import type { OpenOrdersCache } from "../orders/open-orders-cache.ts";
 import type { OrderService } from "../orders/order-service.ts";
 import type { PointsService } from "../points/service.ts";
 import type { RegistryResponses } from "../registry/responses.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
 import type { QuoteService } from "../swap/quote-service.ts";
+import * as cancel from "./handlers/cancel.ts";
 import * as demoPage from "./handlers/demo-page.ts";
 import * as dev from "./handlers/dev.ts";
 import * as discounts from "./handlers/discounts.ts";
@@ -45,6 +47,8 @@ export interface DeploymentServices {
   market: Market;
   quotes: QuoteService;
   orders: OrderService;
+  /** POST /cancel: the order's invalidateNonce transaction. */
+  cancel: CancelService;
   database: Database;
   openOrders: OpenOrdersCache;
   /** GET /orders/stream: the replica's order streams, their limits, and the solvers whose streams they check. */
@@ -107,6 +111,7 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "POST", url: "/order", listener: "public", schema: swap.orderSchema, handler: swap.order(services.orders) }),
     route({ method: "GET", url: "/orders", listener: "public", schema: orders.ordersSchema, handler: orders.orders(services.database, services.openOrders) }),
     route({ method: "GET", url: "/orders/stream", listener: "public", schema: orderStream.orderStreamSchema, handler: orderStream.orderStream(services.orderStreams) }),
+    route({ method: "POST", url: "/cancel", listener: "public", schema: cancel.cancelSchema, handler: cancel.cancel(services.cancel) }),
 
     route({ method: "POST", url: "/liquidity", listener: "public", schema: liquidity.liquiditySchema, handler: liquidity.liquidity(services.liquidity) }),
     route({ method: "POST", url: "/liquidity-batch", listener: "public", schema: liquidity.liquidityBatchSchema, handler: liquidity.liquidityBatch(services.liquidity) }),

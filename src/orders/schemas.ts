@@ -9,6 +9,7 @@ import {
   TimestampSchema,
   Uint256StringSchema,
 } from "../shared/wire.ts";
+import { TransactionRequestSchema } from "../swap/schemas.ts";
 
 export const ORDER_FILTER_STATUSES = ["open", "expired", "error", "cancelled", "filled"] as const;
 export const MAX_IDS_PER_FILTER = 50;
@@ -153,3 +154,23 @@ export const OrdersResponseSchema = z
   })
   .meta({ id: "OrdersResponse" });
 export type OrdersResponse = z.output<typeof OrdersResponseSchema>;
+
+// --- POST /cancel ---------------------------------------------------------------------------------------
+
+export const CancelRequestSchema = z.object({ orderId: z.uuid() }).meta({ id: "CancelRequest" });
+
+export const CancelResponseSchema = z
+  .object({
+    requestId: RequestIdSchema,
+    orderId: z.uuid(),
+    swapper: AddressSchema.meta({
+      description: "The account that must send `transaction` (the order's swapper)",
+    }),
+    transaction: TransactionRequestSchema.meta({
+      description:
+        "Reactor.invalidateNonce(nonce) with the order's nonce: once mined (sent by `swapper`), no fill of the " +
+        "order can pass and the order becomes `cancelled`",
+    }),
+  })
+  .meta({ id: "CancelResponse" });
+export type CancelResponse = z.output<typeof CancelResponseSchema>;
