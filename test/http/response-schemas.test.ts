@@ -245,6 +245,14 @@ describe("every route's real answers match the schemas it declares", () => {
     const long = await expectAnswer(app, 200, "GET", "/api/v1/orders?solverId=ext_many&orderStatus=open");
     expect(long.headers["transfer-encoding"]).toBe("chunked");
     expect(long.json().orders).toHaveLength(PAGE_SIZE + 10);
+    // POST /cancel: the placed order's transaction, an unknown order, a bad body, an order no longer open.
+    await expectAnswer(app, 200, "POST", "/api/v1/cancel", { payload: { orderId } });
+    await expectAnswer(app, 404, "POST", "/api/v1/cancel", { payload: { orderId: randomUUID() } });
+    await expectAnswer(app, 400, "POST", "/api/v1/cancel", { payload: { orderId: "42" } });
+    const [ended] = await swapDatabase.query<{ order_id: string }>(
+      "update orders set status = 'expired' where order_id = (select order_id from orders where solver_id = 'ext_many' limit 1) returning order_id",
+    );
+    await expectAnswer(app, 409, "POST", "/api/v1/cancel", { payload: { orderId: ended!.order_id } });
 
     await expectAnswer(app, 200, "POST", "/api/v1/liquidity", { payload: { tokenIn: rwa } });
     await expectAnswer(app, 400, "POST", "/api/v1/liquidity", { payload: { tokenIn: addressFromSeed(5) } });
