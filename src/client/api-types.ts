@@ -27,6 +27,9 @@ export type ApprovalTransaction = NonNullable<CheckApprovalResponse["approval"]>
 export type OrderRequest = JsonBody<paths["/order"]["post"]>;
 export type OrderResponse = JsonAnswer<paths["/order"]["post"]>;
 
+export type CancelRequest = JsonBody<paths["/cancel"]["post"]>;
+export type CancelResponse = JsonAnswer<paths["/cancel"]["post"]>;
+
 export type OrdersQuery = NonNullable<paths["/orders"]["get"]["parameters"]["query"]>;
 export type OrdersResponse = JsonAnswer<paths["/orders"]["get"]>;
 export type Order = OrdersResponse["orders"][number];

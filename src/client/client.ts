@@ -2,6 +2,7 @@
 // sign and submit the order, follow it until it settles — typed from Sluice's OpenAPI document.
 import type { Address, Hex } from "viem";
 import type {
+  CancelResponse,
   CheckApprovalRequest,
   CheckApprovalResponse,
   DevFaucetFundResponse,
@@ -66,6 +67,12 @@ export interface SluiceClient {
     signer: QuoteSigner,
     options?: CallOptions,
   ): Promise<OrderResponse & { signature: Hex }>;
+  /**
+   * POST /cancel: the unsigned `Reactor.invalidateNonce` transaction that cancels an open (or insufficient-funds)
+   * order, to be sent from `swapper` (`sendTransactionRequest` sends it with a viem wallet client). 404
+   * `ORDER_NOT_FOUND`; 409 `ORDER_NOT_OPEN` once the order left `open` or its deadline passed by chain time.
+   */
+  cancelOrder(orderId: string, options?: CallOptions): Promise<CancelResponse>;
   /** GET /orders with its filters (`orderId`, `orderIds`, `swapper`, `orderStatus`…). */
   orders(query: OrdersQuery, options?: CallOptions): Promise<OrdersResponse>;
   /**
@@ -163,6 +170,8 @@ export function createSluiceClient(options: SluiceClientOptions): SluiceClient {
       const answer = await transport.post<OrderResponse>("/order", body, call);
       return { ...answer, signature };
     },
+
+    cancelOrder: (orderId, call = {}) => transport.post<CancelResponse>("/cancel", { orderId }, call),
 
     orders,
 

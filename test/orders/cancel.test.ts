@@ -1,11 +1,13 @@
 // POST /cancel on the devnet: the answered transaction, sent by the swapper, makes the order `cancelled` (through the
 // indexer, as any InvalidateNonce); sent from another account it invalidates that account's nonce only, and the
 // order still fills. An order waiting for funds is cancelled the same way. 404 for an unknown order; 409 for one
-// that is no longer open, and for one whose deadline has passed by chain time (before the indexer expired it).
+// that is no longer open, and for one whose deadline has passed by chain time (before the indexer expired it). And
+// the same through sluice/client, sent with a viem wallet client.
 import { randomUUID } from "node:crypto";
-import { decodeFunctionData, type Hex, type LocalAccount } from "viem";
+import { createWalletClient, decodeFunctionData, defineChain, type Hex, http, type LocalAccount } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reactorAbi } from "../../src/chain/abis.ts";
+import { createSluiceClient, SluiceApiError, sendTransactionRequest } from "../../src/client/index.ts";
 import type { Database } from "../../src/db/client.ts";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
@@ -22,6 +24,7 @@ import {
   quotingBehaviour,
 } from "../support/orders.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
+import { listenForOrderStreams } from "../support/sse.ts";
 import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";
 
 const chain = useTestChain();
@@ -32,6 +35,7 @@ describe.each(databaseKinds)("POST /cancel (%s)", (kind) => {
   let solver: ScriptedSolver;
   let swap: SwapTestApp;
   let indexer: ReactorIndexer;
+  let apiUrl: string;
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
@@ -51,6 +55,10 @@ describe.each(databaseKinds)("POST /cancel (%s)", (kind) => {
       clock,
       logger: silentLogger(),
     });
+    apiUrl = (await listenForOrderStreams(swap.sluice.parts.orderFeed, swap.app)).replace(
+      /\/orders\/stream$/,
+      "",
+    );
   });
   afterAll(async () => {
     await swap?.close();
@@ -148,6 +156,42 @@ describe.each(databaseKinds)("POST /cancel (%s)", (kind) => {
     expect(await status(row.orderId)).toBe("cancelled");
   });
 
+  it("through sluice/client: cancelOrder, sent with sendTransactionRequest and a viem wallet client; typed errors", async () => {
+    const row = await place();
+    const sluice = createSluiceClient({ apiUrl });
+    const answer = await sluice.cancelOrder(row.orderId);
+    expect(answer).toMatchObject({
+      orderId: row.orderId,
+      swapper: chain.accounts.swapper.address.toLowerCase(),
+    });
+    const wallet = createWalletClient({
+      account: chain.accounts.swapper,
+      chain: defineChain({
+        id: chain.chainId,
+        name: "anvil",
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [chain.rpcUrl] } },
+      }),
+      transport: http(chain.rpcUrl),
+    });
+    const hash = await sendTransactionRequest(wallet, answer.transaction);
+    expect((await chain.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
+    await indexUntilCaughtUp(indexer);
+    const settled = await sluice.waitForOrder(row.orderId, { timeoutMs: 10_000 });
+    expect(settled.orderStatus).toBe("cancelled");
+
+    const refused = await sluice.cancelOrder(row.orderId).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SluiceApiError);
+    expect(refused).toMatchObject({
+      status: 409,
+      code: "ORDER_NOT_OPEN",
+      details: { orderStatus: "cancelled" },
+    });
+    const unknown = await sluice.cancelOrder(randomUUID()).catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ status: 404, code: "ORDER_NOT_FOUND" });
+  });
+
+  // Last: it moves chain time past every quote's deadline.
   it("answers 404 for an unknown order and 409 once the deadline has passed by chain time", async () => {
     const unknown = randomUUID();
     const missing = await cancel(unknown);
