@@ -141,7 +141,8 @@ step("submit", async () => {
     onUpdate: (seen) => text("status", seen.orderStatus),
     onFallback: () => text("events-note", "the stream is unavailable: polling GET /orders"),
   });
-  element<HTMLButtonElement>("cancel").disabled = true;
+  // An order waiting for funds can still be filled, so it can still be cancelled.
+  element<HTMLButtonElement>("cancel").disabled = order.orderStatus !== "insufficient-funds";
   text("status", order.orderStatus);
   text("tx-hash", order.txHash ?? "");
   text(
@@ -160,12 +161,19 @@ step("submit", async () => {
 });
 
 // 5. Cancel the open order: POST /cancel answers Reactor.invalidateNonce(nonce), which this wallet (the swapper) sends;
-// the indexer then marks the order `cancelled` and step 4's watch shows it.
+// the indexer then marks the order `cancelled`. Step 4's watch ends at the first status other than `open`, so the
+// order is followed here until the invalidation (or a fill that landed first) shows.
 step("cancel", async () => {
-  const { transaction } = await sluice.cancelOrder(state.orderId!);
+  const orderId = state.orderId!;
+  const { transaction } = await sluice.cancelOrder(orderId);
   const hash = await sendTransactionRequest(wallet, transaction);
   await publicClient.waitForTransactionReceipt({ hash });
   text("cancel-tx", `nonce invalidated in ${hash}`);
+  for await (const event of sluice.streamOrders({ orderId })) {
+    if (event.type === "resync") continue;
+    text("status", event.order.orderStatus);
+    if (!["open", "insufficient-funds"].includes(event.order.orderStatus)) break;
+  }
 });
 
 text("wallet", account.address);
