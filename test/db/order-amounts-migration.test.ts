@@ -11,10 +11,13 @@ const MIGRATION = packagePath("src", "db", "migrations", "0006_order_amounts.sql
 const TOKEN_OUT = `0x${"2".repeat(40)}`;
 const FEE_TOKEN_ELSEWHERE = `0x${"3".repeat(40)}`;
 
-/** Drops what 0006 adds, as a database migrated through 0005 has it. */
+/**
+ * Drops what 0006 adds, as a database migrated through 0005 has it (cascading to whatever later migrations built on
+ * those columns: only 0006's own statements run again here).
+ */
 async function backToBefore0006(database: Database): Promise<void> {
-  await database.query(`alter table orders drop column quote_request_id, drop column token_out,
-    drop column quoted_amount_out, drop column committed_amount_out`);
+  await database.query(`alter table orders drop column quote_request_id cascade, drop column token_out cascade,
+    drop column quoted_amount_out cascade, drop column committed_amount_out cascade`);
   await database.query("drop index orders_open_idx");
   await database.query(
     `create index orders_open_idx on orders using btree (swapper, nonce) where orders.status = 'open'`,
