@@ -149,11 +149,13 @@ function insertSql(plan: OrdersPlan, now: number): string {
         end as signed_outputs
       from h
     )
-    insert into orders (order_id, quote_id, request_id, order_hash, status, swapper, filler, solver_id, token_in,
+    insert into orders (order_id, quote_id, request_id, quote_request_id, token_out, quoted_amount_out,
+      committed_amount_out, order_hash, status, swapper, filler, solver_id, token_in,
       amount_in, nonce, deadline, signed_outputs, outputs, swapper_signature, protocol_signature, encoded_order,
       tx_hash, settled_amounts, created_at, updated_at)
     select
       md5('order-' || i)::uuid, md5('quote-' || i)::uuid, md5('request-' || i)::uuid,
+      md5('quote-request-' || i)::uuid, ${literal(tokenOut)}, signed_amount, out_amount,
       '0x' || ${hex64(`'order-hash-' || i`)},
       status, swapper, (${executors})[solver_index + 1], (${solverIds})[solver_index + 1], ${literal(tokenIn)},
       amount_in,

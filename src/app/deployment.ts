@@ -27,6 +27,7 @@ import { InventorySource } from "../inventory/source.ts";
 import { LiquidityService } from "../liquidity/service.ts";
 import type { Logger } from "../logger.ts";
 import { type Market, reactorRef } from "../market/market.ts";
+import { CancelService } from "../orders/cancel-service.ts";
 import type { OrderEvents } from "../orders/order-events.ts";
 import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
@@ -91,7 +92,7 @@ export interface DeploymentParts {
     lookup: QuoteLookup;
     service: QuoteService;
   };
-  orders: { repository: OrderRepository; service: OrderService };
+  orders: { repository: OrderRepository; service: OrderService; cancel: CancelService };
   auctions: AuctionResults;
   /** The fade breaker: the cooldown state every replica reads, and the counters of fades and failures. */
   cooldowns: {
@@ -220,6 +221,7 @@ export function buildDeploymentParts(
   const orders = {
     repository: orderRepository,
     service: new OrderService(market, quoteRepository, orderRepository, lookup),
+    cancel: new CancelService(deployment, orderRepository, blocks),
   };
 
   const indexer = new ReactorIndexer({

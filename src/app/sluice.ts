@@ -150,6 +150,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     quotes: deployment.quotes.service,
     orders: deployment.orders.service,
     auctions: deployment.auctions,
+    cancel: deployment.orders.cancel,
     database,
     openOrders,
     orderStreams: {

@@ -30,6 +30,8 @@ export type OrderResponse = JsonAnswer<paths["/order"]["post"]>;
 export type AuctionResult = JsonAnswer<paths["/auctions/{requestId}"]["get"]>;
 /** One solver's answer in a round: outcome, reason code, amount, latency, rank, offered legs, order. */
 export type AuctionAnswer = AuctionResult["solvers"][number];
+export type CancelRequest = JsonBody<paths["/cancel"]["post"]>;
+export type CancelResponse = JsonAnswer<paths["/cancel"]["post"]>;
 
 export type OrdersQuery = NonNullable<paths["/orders"]["get"]["parameters"]["query"]>;
 export type OrdersResponse = JsonAnswer<paths["/orders"]["get"]>;

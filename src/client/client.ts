@@ -3,6 +3,7 @@
 import type { Address, Hex } from "viem";
 import type {
   AuctionResult,
+  CancelResponse,
   CheckApprovalRequest,
   CheckApprovalResponse,
   DevFaucetFundResponse,
@@ -73,6 +74,12 @@ export interface SluiceClient {
    * `details.availableAt`, and 404 `AUCTION_NOT_FOUND` for an id no round was stored under.
    */
   auction(requestId: string, options?: CallOptions): Promise<AuctionResult>;
+  /**
+   * POST /cancel: the unsigned `Reactor.invalidateNonce` transaction that cancels an open (or insufficient-funds)
+   * order, to be sent from `swapper` (`sendTransactionRequest` sends it with a viem wallet client). 404
+   * `ORDER_NOT_FOUND`; 409 `ORDER_NOT_OPEN` once the order left `open` or its deadline passed by chain time.
+   */
+  cancelOrder(orderId: string, options?: CallOptions): Promise<CancelResponse>;
   /** GET /orders with its filters (`orderId`, `orderIds`, `swapper`, `orderStatus`…). */
   orders(query: OrdersQuery, options?: CallOptions): Promise<OrdersResponse>;
   /**
@@ -173,6 +180,7 @@ export function createSluiceClient(options: SluiceClientOptions): SluiceClient {
 
     auction: (requestId, call = {}) =>
       transport.get<AuctionResult>(`/auctions/${encodeURIComponent(requestId)}`, call),
+    cancelOrder: (orderId, call = {}) => transport.post<CancelResponse>("/cancel", { orderId }, call),
 
     orders,
 

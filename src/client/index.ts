@@ -15,4 +15,5 @@ export type { paths as SluiceApiPaths } from "./openapi.gen.ts";
 export type { OrderStreamEvent, OrderStreamFilter, StreamOrdersOptions } from "./order-stream.ts";
 export { type QuoteSigner, signerAddress, signQuote } from "./signing.ts";
 export { readServerSentEvents, type ServerSentEvent } from "./sse.ts";
+export { sendTransactionRequest, type TransactionRequest } from "./transactions.ts";
 export type { Fetch } from "./transport.ts";

@@ -107,6 +107,133 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The transaction that cancels an open order on-chain
+         * @description Answers the unsigned `Reactor.invalidateNonce(nonce)` transaction, in `/check_approval`'s shape, for the order's swapper to send; Sluice sends nothing. Once it is mined the indexer marks the order `cancelled` (the order stream reports it). Sent from any other account it invalidates that account's nonce and changes nothing. 409 `ORDER_NOT_OPEN` unless the order is `open` or `insufficient-funds` and its deadline has not passed by chain time.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CancelRequestInput"];
+                };
+            };
+            responses: {
+                /** @description The transaction the swapper sends to cancel the order */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CancelResponse"];
+                    };
+                };
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Not found. Error codes:
+                 *     - `ORDER_NOT_FOUND`: Unknown order id
+                 */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Conflict with the current state. Error codes:
+                 *     - `ORDER_NOT_OPEN`: The order is not open (nor insufficient-funds), or its deadline has passed by chain time: nothing to cancel
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Payload too large (the body limit is 1 MiB). Error codes:
+                 *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
+                 */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Unsupported media type (send `Content-Type: application/json`). Error codes:
+                 *     - `UNSUPPORTED_MEDIA_TYPE`: The body is not JSON
+                 */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
+                 */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/check_approval": {
         parameters: {
             query?: never;
@@ -2374,6 +2501,46 @@ export interface components {
             /** @description Every solver asked: quoted answers by rank, then the others in the order they were asked */
             solvers: components["schemas"]["AuctionAnswerInput"][];
         };
+        CancelRequest: {
+            /** Format: uuid */
+            orderId: string;
+        };
+        CancelRequestInput: {
+            /** Format: uuid */
+            orderId: string;
+        };
+        CancelResponse: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** Format: uuid */
+            orderId: string;
+            /**
+             * @description The account that must send `transaction` (the order's swapper)
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            swapper: string;
+            /** @description Reactor.invalidateNonce(nonce) with the order's nonce: once mined (sent by `swapper`), no fill of the order can pass and the order becomes `cancelled` */
+            transaction: components["schemas"]["TransactionRequest"];
+        };
+        CancelResponseInput: {
+            /**
+             * Format: uuid
+             * @description UUID of this HTTP attempt; equals the X-Request-Id header
+             */
+            requestId: string;
+            /** Format: uuid */
+            orderId: string;
+            /**
+             * @description The account that must send `transaction` (the order's swapper)
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            swapper: string;
+            /** @description Reactor.invalidateNonce(nonce) with the order's nonce: once mined (sent by `swapper`), no fill of the order can pass and the order becomes `cancelled` */
+            transaction: components["schemas"]["TransactionRequestInput"];
+        };
         CheckApprovalRequest: {
             /**
              * @description EVM address; any case accepted, returned lowercase
@@ -2963,6 +3130,38 @@ export interface components {
             fillBlockNumber: number | null;
             /** @description Extension: the order has an end status (filled, expired, cancelled, error) decided at a block the deployment's finality depth deep (or below the chain's `finalized` block): it will not change again */
             finalized: boolean;
+            /**
+             * Format: uuid
+             * @description Extension: the request id of the POST /quote round that issued the order's quote
+             */
+            quoteRequestId: string;
+            /**
+             * Format: uuid
+             * @description Extension: the request id of the POST /order call whose hard round committed the order
+             */
+            orderRequestId: string;
+            /**
+             * @description Extension: the quote entry's total (its `aggregatedOutputs` amount), in tokenOut base units
+             * @example 1000000000000000000
+             */
+            quotedAmountOut: string;
+            /**
+             * @description Extension: the hard round's total, the sum of the committed `outputs` in tokenOut (never below `quotedAmountOut`; any improvement goes to the output without `portionBps`)
+             * @example 1000000000000000000
+             */
+            committedAmountOut: string;
+            /** @description Extension: what the Fill delivered to the outputs, the sum of `settledAmounts` in tokenOut; null unless filled */
+            settledAmountOut: string | null;
+            /** @description Extension: how much better than quoted the hard round committed */
+            priceImprovement: {
+                /**
+                 * @description committedAmountOut − quotedAmountOut, in tokenOut base units
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+                /** @description ⌊amount × 10000 / quotedAmountOut⌋ */
+                bps: number;
+            };
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3052,6 +3251,38 @@ export interface components {
             fillBlockNumber: number | null;
             /** @description Extension: the order has an end status (filled, expired, cancelled, error) decided at a block the deployment's finality depth deep (or below the chain's `finalized` block): it will not change again */
             finalized: boolean;
+            /**
+             * Format: uuid
+             * @description Extension: the request id of the POST /quote round that issued the order's quote
+             */
+            quoteRequestId: string;
+            /**
+             * Format: uuid
+             * @description Extension: the request id of the POST /order call whose hard round committed the order
+             */
+            orderRequestId: string;
+            /**
+             * @description Extension: the quote entry's total (its `aggregatedOutputs` amount), in tokenOut base units
+             * @example 1000000000000000000
+             */
+            quotedAmountOut: string;
+            /**
+             * @description Extension: the hard round's total, the sum of the committed `outputs` in tokenOut (never below `quotedAmountOut`; any improvement goes to the output without `portionBps`)
+             * @example 1000000000000000000
+             */
+            committedAmountOut: string;
+            /** @description Extension: what the Fill delivered to the outputs, the sum of `settledAmounts` in tokenOut; null unless filled */
+            settledAmountOut: string | null;
+            /** @description Extension: how much better than quoted the hard round committed */
+            priceImprovement: {
+                /**
+                 * @description committedAmountOut − quotedAmountOut, in tokenOut base units
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+                /** @description ⌊amount × 10000 / quotedAmountOut⌋ */
+                bps: number;
+            };
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3793,7 +4024,7 @@ export interface components {
         SwapError: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */
@@ -3806,7 +4037,7 @@ export interface components {
         SwapErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */

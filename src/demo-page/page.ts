@@ -12,7 +12,13 @@ import {
   parseUnits,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { createSluiceClient, type DevFaucetAsset, type QuoteEntry, SluiceApiError } from "../client/index.ts";
+import {
+  createSluiceClient,
+  type DevFaucetAsset,
+  type QuoteEntry,
+  SluiceApiError,
+  sendTransactionRequest,
+} from "../client/index.ts";
 
 const API_URL = `${location.origin}/api/v1`;
 const sluice = createSluiceClient({ apiUrl: API_URL });
@@ -22,7 +28,9 @@ const rpc = http(`${API_URL}/dev/rpc`);
 const account = privateKeyToAccount(generatePrivateKey());
 
 type Token = { address: Address; symbol: string; decimals: number };
-const state: { tokenIn?: Token; tokens: Token[]; best?: QuoteEntry; amount?: bigint } = { tokens: [] };
+const state: { tokenIn?: Token; tokens: Token[]; best?: QuoteEntry; amount?: bigint; orderId?: string } = {
+  tokens: [],
+};
 
 const chainId = await createPublicClient({ transport: rpc }).getChainId();
 const chain = defineChain({
@@ -113,8 +121,11 @@ step("approve", async () => {
 // 4. Sign the best entry's typed data, submit it, and follow the order until it leaves `open`.
 step("submit", async () => {
   const submitted = await sluice.submitOrder(state.best!, account);
+  state.orderId = submitted.orderId;
   text("order-id", submitted.orderId);
   text("status", submitted.orderStatus);
+  // While it is open it can be cancelled (step 5); the solvers usually fill it within seconds.
+  if (submitted.orderStatus === "open") enable("cancel");
   // On the order stream (polling if it cannot be used); each live event is listed as it arrives.
   const order = await sluice.waitForOrder(submitted.orderId, {
     intervalMs: 500,
@@ -130,8 +141,15 @@ step("submit", async () => {
     onUpdate: (seen) => text("status", seen.orderStatus),
     onFallback: () => text("events-note", "the stream is unavailable: polling GET /orders"),
   });
+  // An order waiting for funds can still be filled, so it can still be cancelled.
+  element<HTMLButtonElement>("cancel").disabled = order.orderStatus !== "insufficient-funds";
   text("status", order.orderStatus);
   text("tx-hash", order.txHash ?? "");
+  text(
+    "improvement",
+    `quoted ${order.quotedAmountOut}, committed ${order.committedAmountOut} (+${order.priceImprovement.amount}, ` +
+      `${order.priceImprovement.bps} bps), settled ${order.settledAmountOut ?? "nothing"} (base units)`,
+  );
   element("settled").replaceChildren(
     ...order.settledAmounts.map((settled) => {
       const token = state.tokens.find((t) => t.address === settled.token);
@@ -140,6 +158,22 @@ step("submit", async () => {
       return item;
     }),
   );
+});
+
+// 5. Cancel the open order: POST /cancel answers Reactor.invalidateNonce(nonce), which this wallet (the swapper) sends;
+// the indexer then marks the order `cancelled`. Step 4's watch ends at the first status other than `open`, so the
+// order is followed here until the invalidation (or a fill that landed first) shows.
+step("cancel", async () => {
+  const orderId = state.orderId!;
+  const { transaction } = await sluice.cancelOrder(orderId);
+  const hash = await sendTransactionRequest(wallet, transaction);
+  await publicClient.waitForTransactionReceipt({ hash });
+  text("cancel-tx", `nonce invalidated in ${hash}`);
+  for await (const event of sluice.streamOrders({ orderId })) {
+    if (event.type === "resync") continue;
+    text("status", event.order.orderStatus);
+    if (!["open", "insufficient-funds"].includes(event.order.orderStatus)) break;
+  }
 });
 
 text("wallet", account.address);

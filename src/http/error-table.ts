@@ -24,6 +24,8 @@ import {
   InvalidSwapperSignatureError,
   MissingOrdersFilterError,
   MissingStreamFilterError,
+  OrderNotFoundError,
+  OrderNotOpenError,
   OtherSolverStreamError,
   QuoteExpiredError,
   QuoteMismatchError,
@@ -142,6 +144,9 @@ export const ERROR_TABLE = [
   swap(QuoteUnavailableError, 409, "QUOTE_UNAVAILABLE"),
   swap(QuoteMismatchError, 400, "QUOTE_MISMATCH"),
   swap(InvalidSwapperSignatureError, 400, "INVALID_SIGNATURE"),
+  // POST /cancel.
+  swap(OrderNotFoundError, 404, "ORDER_NOT_FOUND"),
+  swap(OrderNotOpenError, 409, "ORDER_NOT_OPEN"),
   // POST /discount.
   swap(InvalidDiscountSignatureError, 400, "INVALID_SIGNATURE"),
   swap(UnauthorizedSignerError, 400, "UNAUTHORIZED_SIGNER"),

@@ -3,9 +3,11 @@
 // A mainnet document never carries devnet addresses: nothing here is fixed but the example wallet used when the
 // deployment names no demo swapper.
 import { type Address, encodeFunctionData, erc20Abi, getAddress, maxUint256 } from "viem";
+import { reactorAbi } from "../chain/abis.ts";
 import { reactorDomain } from "../chain/eip712.ts";
 import type { Deployment } from "../deployment/schema.ts";
 import { faucetAssetsFor, NATIVE_TOKEN } from "../devnet/faucet.ts";
+import { priceImprovement } from "../orders/price-improvement.ts";
 import { signatureDataFor } from "../swap/typed-data.ts";
 import { partnerExamples } from "./openapi-partner-examples.ts";
 
@@ -166,6 +168,7 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
     },
   });
 
+  const orderId = "3d6e1c2b-7f4a-4b8e-9c1d-2e3f4a5b6c7d";
   at("POST", "/order", {
     body: {
       summary: "A quote entry's `quote` and the swapper's signature of its `signatureData` (sign your own)",
@@ -176,7 +179,7 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
         summary: "Placed: open until a solver fills it",
         value: {
           requestId: EXAMPLE_REQUEST_ID,
-          orderId: "3d6e1c2b-7f4a-4b8e-9c1d-2e3f4a5b6c7d",
+          orderId,
           orderStatus: "open",
         },
       },
@@ -186,6 +189,29 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
   at("GET", "/auctions/:requestId", {
     params: { requestId: EXAMPLE_REQUEST_ID },
     ...(solver ? { responses: { 200: { summary: "A /quote round, public", value: auctionExample() } } } : {}),
+  });
+
+  at("POST", "/cancel", {
+    body: { summary: "The order to cancel (its `orderId` from POST /order)", value: { orderId } },
+    responses: {
+      200: {
+        summary: "Reactor.invalidateNonce(the order's nonce), for the swapper to send",
+        value: {
+          requestId: EXAMPLE_REQUEST_ID,
+          orderId,
+          swapper,
+          transaction: {
+            to: deployment.reactor,
+            data: encodeFunctionData({
+              abi: reactorAbi,
+              functionName: "invalidateNonce",
+              args: [BigInt(nonce)],
+            }),
+            value: "0",
+          },
+        },
+      },
+    },
   });
 
   /** The /quote example's round once public: the first solver quoted it, a second one (if any) timed out. */
@@ -238,6 +264,9 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
 
   // The order that quote became, filled: what GET /orders and the order stream show.
   const txHash = `0x${"7c".repeat(32)}`;
+  // The hard round committed 5 bps more than quoted; the fill paid exactly the committed outputs.
+  const committed = amountOut + (amountOut * 5n) / 10000n;
+  const committedOutputs = [{ token: tokenOut.address, recipient: swapper, amount: committed.toString() }];
   const filledOrder = {
     type: "Priority",
     orderId: "3d6e1c2b-7f4a-4b8e-9c1d-2e3f4a5b6c7d",
@@ -248,12 +277,18 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
     txHash,
     nonce,
     input: { token: tokenIn.address, amount },
-    outputs: quote.orderInfo.outputs,
-    settledAmounts: quote.orderInfo.outputs.map((output) => ({ ...output, txHash })),
+    outputs: committedOutputs,
+    settledAmounts: committedOutputs.map((output) => ({ ...output, txHash })),
     fillBlockNumber: 21_856_812,
     finalized: false,
     createdAt: EXAMPLE_TIMESTAMP,
     updatedAt: "2026-01-01T12:00:14.000Z",
+    quoteRequestId: EXAMPLE_REQUEST_ID,
+    orderRequestId: "9a4e7b21-5c3d-4f8e-b1a2-7d6c5e4f3a2b",
+    quotedAmountOut: amountOut.toString(),
+    committedAmountOut: committed.toString(),
+    settledAmountOut: committed.toString(),
+    priceImprovement: priceImprovement(amountOut, committed),
   };
   at("GET", "/orders", {
     query: { swapper, orderStatus: "filled", limit: "10" },
@@ -270,6 +305,7 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
     txHash: null,
     settledAmounts: [],
     fillBlockNumber: null,
+    settledAmountOut: null,
     updatedAt: EXAMPLE_TIMESTAMP,
   };
   at("GET", "/orders/stream", {

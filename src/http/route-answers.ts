@@ -108,6 +108,9 @@ export const CODE_MEANINGS: Record<SwapErrorCode | PartnerErrorCode, string> = {
   QUOTE_EXPIRED: "The quote has expired",
   QUOTE_UNAVAILABLE: "No solver can honor the quote any more, or its nonce is used",
   QUOTE_MISMATCH: "The submitted quote differs from the quote issued",
+  ORDER_NOT_FOUND: "Unknown order id",
+  ORDER_NOT_OPEN:
+    "The order is not open (nor insufficient-funds), or its deadline has passed by chain time: nothing to cancel",
   INVALID_SIGNATURE: "The signature does not recover to the expected signer",
   UNAUTHORIZED_SIGNER: "The signer is not authorized on the adapter",
   DISCOUNT_REJECTED: "The discount breaks a rule; `details.reason` says which",

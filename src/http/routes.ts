@@ -9,6 +9,7 @@ import type { DiscountService } from "../discounts/service.ts";
 import type { SolverDiscounts } from "../discounts/solver-discounts.ts";
 import type { LiquidityService } from "../liquidity/service.ts";
 import type { Market } from "../market/market.ts";
+import type { CancelService } from "../orders/cancel-service.ts";
 import type { OpenOrdersCache } from "../orders/open-orders-cache.ts";
 import type { OrderService } from "../orders/order-service.ts";
 import type { PointsService } from "../points/service.ts";
@@ -16,6 +17,7 @@ import type { RegistryResponses } from "../registry/responses.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
 import type { QuoteService } from "../swap/quote-service.ts";
 import * as auctions from "./handlers/auctions.ts";
+import * as cancel from "./handlers/cancel.ts";
 import * as demoPage from "./handlers/demo-page.ts";
 import * as dev from "./handlers/dev.ts";
 import * as discounts from "./handlers/discounts.ts";
@@ -49,6 +51,8 @@ export interface DeploymentServices {
   orders: OrderService;
   /** GET /auctions/{requestId}: stored rounds, public once their quotes can no longer be taken. */
   auctions: AuctionResults;
+  /** POST /cancel: the order's invalidateNonce transaction. */
+  cancel: CancelService;
   database: Database;
   openOrders: OpenOrdersCache;
   /** GET /orders/stream: the replica's order streams, their limits, and the solvers whose streams they check. */
@@ -112,6 +116,7 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "GET", url: "/orders", listener: "public", schema: orders.ordersSchema, handler: orders.orders(services.database, services.openOrders) }),
     route({ method: "GET", url: "/orders/stream", listener: "public", schema: orderStream.orderStreamSchema, handler: orderStream.orderStream(services.orderStreams) }),
     route({ method: "GET", url: "/auctions/:requestId", listener: "public", schema: auctions.auctionSchema, handler: auctions.auction(services.auctions) }),
+    route({ method: "POST", url: "/cancel", listener: "public", schema: cancel.cancelSchema, handler: cancel.cancel(services.cancel) }),
 
     route({ method: "POST", url: "/liquidity", listener: "public", schema: liquidity.liquiditySchema, handler: liquidity.liquidity(services.liquidity) }),
     route({ method: "POST", url: "/liquidity-batch", listener: "public", schema: liquidity.liquidityBatchSchema, handler: liquidity.liquidityBatch(services.liquidity) }),

@@ -136,3 +136,29 @@ export class InvalidLastEventIdError extends BaseError {
     });
   }
 }
+
+/** No stored order has this id. */
+export class OrderNotFoundError extends BaseError {
+  override name = "OrderNotFoundError";
+  constructor(orderId: string) {
+    super("Unknown order id", { details: { orderId } });
+  }
+}
+
+/** Why an order cannot be cancelled: it has left `open`/`insufficient-funds`, or its deadline passed by chain time. */
+export type NotCancellable =
+  | { reason: "status"; orderStatus: string }
+  | { reason: "deadline_passed"; deadline: number; chainTime: number };
+
+/** POST /cancel for an order no fill can settle any more: there is nothing to cancel. */
+export class OrderNotOpenError extends BaseError {
+  override name = "OrderNotOpenError";
+  constructor(orderId: string, why: NotCancellable) {
+    super(
+      why.reason === "status"
+        ? `The order is ${why.orderStatus}: only open (or insufficient-funds) orders can be cancelled`
+        : "The order's deadline has passed by chain time: it can no longer be filled, and expires by itself",
+      { details: { orderId, ...why } },
+    );
+  }
+}

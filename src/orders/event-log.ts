@@ -38,8 +38,10 @@ export async function readChangesAfter(
   const selected =
     where.length > 0 ? `and e.order_id in (select order_id from orders where ${where.join(" and ")})` : "";
   const rows = await query<LoggedOrderRow & { event_id: string }>(
-    `select e.id::text as event_id, o.order_id, o.order_hash, e.status, o.quote_id, o.swapper, e.tx_hash, o.nonce,
-        o.token_in, o.amount_in, o.outputs, e.settled_amounts, e.fill_block_number::text as fill_block_number,
+    `select e.id::text as event_id, o.order_id, o.order_hash, e.status, o.quote_id, o.quote_request_id,
+        o.request_id, o.swapper, e.tx_hash, o.nonce, o.token_in, o.amount_in, o.outputs, e.settled_amounts,
+        o.token_out, o.quoted_amount_out::text as quoted_amount_out,
+        o.committed_amount_out::text as committed_amount_out, e.fill_block_number::text as fill_block_number,
         e.finalized,
         to_char(o.created_at at time zone 'UTC', ${RECORD_TIME}) as created_at_iso,
         to_char(e.updated_at at time zone 'UTC', ${RECORD_TIME}) as updated_at_iso,

@@ -2,6 +2,7 @@
 // (streamed, or cached pre-serialized), so no response serializer sees them; the row's SQL already gives every
 // value its wire form, and the tests check what this writes against the schema.
 import type { OrderListRow } from "./page-query.ts";
+import { amountIn, priceImprovement } from "./price-improvement.ts";
 
 const string = JSON.stringify;
 
@@ -14,6 +15,7 @@ export function orderJson(row: OrderListRow): string {
     `,"outputs":${outputsJson(row.outputs)},"settledAmounts":${string(row.settled_amounts)}` +
     // Block numbers are far below 2^53: a JSON number, written from PostgreSQL's digits.
     `,"fillBlockNumber":${row.fill_block_number ?? "null"},"finalized":${row.finalized ? "true" : "false"}` +
+    amountsJson(row) +
     `,"createdAt":${string(row.created_at_iso)},"updatedAt":${string(row.updated_at_iso)}`;
   if (row.executable) {
     json +=
@@ -21,6 +23,23 @@ export function orderJson(row: OrderListRow): string {
       `,"deadline":${Number(row.deadline)},"filler":${string(row.filler)}`;
   }
   return `${json}}`;
+}
+
+/**
+ * The round links and the amount fields. The settled total comes from the row's own `settled_amounts` (the change's,
+ * in the order log), so a stream event and GET /orders agree; the rest never change after the order is created.
+ */
+function amountsJson(row: OrderListRow): string {
+  const quoted = BigInt(row.quoted_amount_out);
+  const improvement = priceImprovement(quoted, BigInt(row.committed_amount_out));
+  const settled =
+    row.status === "filled" ? string(amountIn(row.settled_amounts, row.token_out).toString()) : "null";
+  return (
+    `,"quoteRequestId":${string(row.quote_request_id)},"orderRequestId":${string(row.request_id)}` +
+    `,"quotedAmountOut":${string(row.quoted_amount_out)},"committedAmountOut":${string(row.committed_amount_out)}` +
+    `,"settledAmountOut":${settled}` +
+    `,"priceImprovement":{"amount":${string(improvement.amount)},"bps":${improvement.bps}}`
+  );
 }
 
 /** The committed outputs with the record's three fields (the stored ones may carry `portionBps`). */

@@ -20,6 +20,7 @@ import {
   QuoteNotFoundError,
   QuoteUnavailableError,
 } from "./errors.ts";
+import { amountIn } from "./price-improvement.ts";
 import type { OrderRepository, OrderRow } from "./repository.ts";
 
 export interface OrderResult {
@@ -125,6 +126,10 @@ export class OrderService {
       orderId: randomUUID(),
       quoteId: stored.quote.quoteId,
       requestId,
+      quoteRequestId: stored.quote.requestId,
+      tokenOut: stored.quote.tokenOut,
+      quotedAmountOut: stored.quote.amountOut,
+      committedAmountOut: amountIn(order.outputs, stored.quote.tokenOut).toString(),
       orderHash: hashOrder(order),
       status: "open",
       swapper,

@@ -12,6 +12,9 @@ export interface OrderListRow extends Record<string, unknown> {
   order_hash: string;
   status: OrderStatus;
   quote_id: string;
+  /** The /quote round's request id and the /order hard round's (orders.request_id). */
+  quote_request_id: string;
+  request_id: string;
   swapper: string;
   tx_hash: string | null;
   nonce: string;
@@ -19,6 +22,10 @@ export interface OrderListRow extends Record<string, unknown> {
   amount_in: string;
   outputs: Array<{ token: string; recipient: string; amount: string }>;
   settled_amounts: SettledAmount[];
+  /** The quote's output token and the quoted and committed totals in it (decimal strings). */
+  token_out: string;
+  quoted_amount_out: string;
+  committed_amount_out: string;
   /** Decimal digits (int8 as text), or null unless filled. */
   fill_block_number: string | null;
   finalized: boolean;
@@ -93,8 +100,9 @@ export function pageSql(
     where.push(`(${column}, order_id) ${op} ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
   }
   params.push(pageSize);
-  const text = `select order_id, order_hash, status, quote_id, swapper, tx_hash, nonce, token_in, amount_in, outputs,
-      settled_amounts, fill_block_number::text as fill_block_number, finalized,
+  const text = `select order_id, order_hash, status, quote_id, quote_request_id, request_id, swapper, tx_hash, nonce,
+      token_in, amount_in, outputs, settled_amounts, token_out, quoted_amount_out::text as quoted_amount_out,
+      committed_amount_out::text as committed_amount_out, fill_block_number::text as fill_block_number, finalized,
       to_char(created_at at time zone 'UTC', ${RECORD_TIME}) as created_at_iso,
       to_char(updated_at at time zone 'UTC', ${RECORD_TIME}) as updated_at_iso,
       ${executionColumns(query)}

@@ -41,6 +41,23 @@ export class OrderRepository {
     return rows[0];
   }
 
+  /** What POST /cancel needs of an order (not its signatures or encoding), by its primary key. */
+  async findCancelFacts(
+    orderId: string,
+  ): Promise<Pick<OrderRow, "status" | "swapper" | "nonce" | "deadline"> | undefined> {
+    const rows = await this.database.db
+      .select({
+        status: orders.status,
+        swapper: orders.swapper,
+        nonce: orders.nonce,
+        deadline: orders.deadline,
+      })
+      .from(orders)
+      .where(eq(orders.orderId, orderId))
+      .limit(1);
+    return rows[0];
+  }
+
   async recordAttempt(orderId: string, requestId: string, at: Date): Promise<void> {
     await this.database.db.insert(orderAttempts).values({ orderId, requestId, createdAt: at });
   }

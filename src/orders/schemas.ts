@@ -9,6 +9,7 @@ import {
   TimestampSchema,
   Uint256StringSchema,
 } from "../shared/wire.ts";
+import { TransactionRequestSchema } from "../swap/schemas.ts";
 
 export const ORDER_FILTER_STATUSES = ["open", "expired", "error", "cancelled", "filled"] as const;
 export const MAX_IDS_PER_FILTER = 50;
@@ -104,6 +105,34 @@ export const OrderRecordSchema = z
         "Extension: the order has an end status (filled, expired, cancelled, error) decided at a block the " +
         "deployment's finality depth deep (or below the chain's `finalized` block): it will not change again",
     }),
+    quoteRequestId: z.uuid().meta({
+      description: "Extension: the request id of the POST /quote round that issued the order's quote",
+    }),
+    orderRequestId: z.uuid().meta({
+      description: "Extension: the request id of the POST /order call whose hard round committed the order",
+    }),
+    quotedAmountOut: Uint256StringSchema.meta({
+      description:
+        "Extension: the quote entry's total (its `aggregatedOutputs` amount), in tokenOut base units",
+    }),
+    committedAmountOut: Uint256StringSchema.meta({
+      description:
+        "Extension: the hard round's total, the sum of the committed `outputs` in tokenOut (never below " +
+        "`quotedAmountOut`; any improvement goes to the output without `portionBps`)",
+    }),
+    settledAmountOut: Uint256StringSchema.nullable().meta({
+      description:
+        "Extension: what the Fill delivered to the outputs, the sum of `settledAmounts` in tokenOut; null unless filled",
+    }),
+    priceImprovement: z
+      .object({
+        // Never negative: a hard round below the quoted total never becomes an order.
+        amount: Uint256StringSchema.meta({
+          description: "committedAmountOut − quotedAmountOut, in tokenOut base units",
+        }),
+        bps: z.number().int().min(0).meta({ description: "⌊amount × 10000 / quotedAmountOut⌋" }),
+      })
+      .meta({ description: "Extension: how much better than quoted the hard round committed" }),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
     encodedOrder: HexSchema.optional().meta({ description: EXECUTION_FIELD }),
@@ -125,3 +154,23 @@ export const OrdersResponseSchema = z
   })
   .meta({ id: "OrdersResponse" });
 export type OrdersResponse = z.output<typeof OrdersResponseSchema>;
+
+// --- POST /cancel ---------------------------------------------------------------------------------------
+
+export const CancelRequestSchema = z.object({ orderId: z.uuid() }).meta({ id: "CancelRequest" });
+
+export const CancelResponseSchema = z
+  .object({
+    requestId: RequestIdSchema,
+    orderId: z.uuid(),
+    swapper: AddressSchema.meta({
+      description: "The account that must send `transaction` (the order's swapper)",
+    }),
+    transaction: TransactionRequestSchema.meta({
+      description:
+        "Reactor.invalidateNonce(nonce) with the order's nonce: once mined (sent by `swapper`), no fill of the " +
+        "order can pass and the order becomes `cancelled`",
+    }),
+  })
+  .meta({ id: "CancelResponse" });
+export type CancelResponse = z.output<typeof CancelResponseSchema>;

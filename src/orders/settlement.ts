@@ -120,23 +120,26 @@ export class OrderSettlement {
     });
   }
 
-  /** Cancels the swapper's open orders on the invalidated nonce. */
+  /**
+   * Cancels the swapper's orders on the invalidated nonce that could still be filled: open ones, and those waiting
+   * for funds (a Fill would still settle them, so a nonce invalidation is their cancel too; POST /cancel serves both).
+   */
   async cancelNonce(tx: DbTransaction, invalidation: NonceInvalidation): Promise<OrderStatusChanged[]> {
     const rows = await tx
-      .select({ orderId: orders.orderId })
+      .select({ orderId: orders.orderId, status: orders.status })
       .from(orders)
       .where(
         and(
           eq(orders.swapper, invalidation.swapper),
           eq(orders.nonce, invalidation.nonce),
-          eq(orders.status, "open"),
+          inArray(orders.status, ["open", "insufficient-funds"]),
         ),
       );
     const events: OrderStatusChanged[] = [];
     for (const row of rows) {
       const event = await this.change(tx, {
         orderId: row.orderId,
-        from: "open",
+        from: row.status,
         to: "cancelled",
         reason: "swapper invalidated the nonce",
         blockNumber: invalidation.blockNumber,

@@ -44,8 +44,16 @@ export const orders = pgTable(
     orderId: uuid("order_id").primaryKey(),
     /** One quote yields at most one order: this unique constraint decides concurrent posts. */
     quoteId: uuid("quote_id").notNull(),
-    /** The request id of the POST /order call that created the order. */
+    /** The request id of the POST /order call that created the order (its hard round's). */
     requestId: uuid("request_id").notNull(),
+    /** The request id of the POST /quote round that issued the quote (quotes.request_id). */
+    quoteRequestId: uuid("quote_request_id").notNull(),
+    /** The quote's output token: the outputs' token, in which the amounts below are counted. */
+    tokenOut: text("token_out").notNull(),
+    /** The entry's quoted total (quotes.amount_out, the `aggregatedOutputs` amount). */
+    quotedAmountOut: uint256("quoted_amount_out").notNull(),
+    /** The hard round's total: the sum of the committed outputs in tokenOut (≥ the quoted total). */
+    committedAmountOut: uint256("committed_amount_out").notNull(),
     orderHash: text("order_hash").notNull(),
     status: text("status", { enum: ORDER_STATUSES }).notNull(),
     swapper: text("swapper").notNull(),
@@ -93,8 +101,10 @@ export const orders = pgTable(
     index("orders_unfinalized_idx")
       .on(table.statusBlockNumber)
       .where(sql`not ${table.finalized} and ${table.status} in ('filled','expired','cancelled','error')`),
-    // The reconciler's working set: open orders only.
-    index("orders_open_idx").on(table.swapper, table.nonce).where(sql`${table.status} = 'open'`),
+    // The orders a nonce invalidation can still cancel (the reconciler's working set, the open ones, among them).
+    index("orders_open_idx")
+      .on(table.swapper, table.nonce)
+      .where(sql`${table.status} in ('open','insufficient-funds')`),
     check(
       "orders_status_check",
       sql`${table.status} in ('open','filled','expired','error','cancelled','insufficient-funds')`,

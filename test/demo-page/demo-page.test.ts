@@ -1,6 +1,6 @@
 // The swap demo page (/demo) in a real browser on a fresh devnet: the whole swap through its buttons, as a person
-// does it, until the page shows `filled` and a fill transaction the chain confirms. And the relay it uses passes only
-// reads and signed transactions. One browser, one page, serially.
+// does it, until the page shows `filled` and a fill transaction the chain confirms; an unfillable order cancelled with
+// its Cancel button. And the relay it uses passes only reads and signed transactions. One browser, serially.
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DevnetSluice } from "../../src/app/devnet.ts";
@@ -68,6 +68,37 @@ describe("the demo page on a fresh devnet", () => {
     const settled = await page.locator("#settled li").allTextContents();
     expect(settled).toHaveLength(1);
     expect(settled[0]).toMatch(new RegExp(`^\\d+(\\.\\d+)? tUSD to ${wallet.toLowerCase()}$`));
+    expect(await page.locator("#error").textContent()).toBe("");
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("cancels an order no fill can settle with its Cancel button: the status becomes cancelled", async () => {
+    const page = await browser.browser.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await page.goto(`${new URL(devnet.apiUrl).origin}/demo`);
+    await page.locator("#wallet").textContent({ timeout: 20_000 });
+    await page.click("#fund");
+    await page.waitForSelector("#quote:not([disabled])", { timeout: 30_000 });
+    // More than the 10,000 tRWA the wallet was funded with: the solvers quote it, but no fill of it can pass.
+    await page.fill("#amount", "20000");
+    await page.selectOption("#token-out", { label: "tUSD" });
+    await page.click("#quote");
+    await page.waitForSelector("#approve:not([disabled])", { timeout: 30_000 });
+    await page.click("#approve");
+    await page.waitForSelector("#submit:not([disabled])", { timeout: 30_000 });
+    await page.click("#submit");
+    await page.waitForSelector("#cancel:not([disabled])", { timeout: 30_000 });
+    await page.click("#cancel");
+    await page.waitForFunction(
+      () => document.getElementById("status")?.textContent === "cancelled",
+      undefined,
+      { timeout: 45_000 },
+    );
+    const sent = (await page.locator("#cancel-tx").textContent())!;
+    expect(sent).toMatch(/^nonce invalidated in 0x[0-9a-f]{64}$/);
+    const receipt = await devnetClient(devnet).getTransactionReceipt({ hash: sent.split(" ").at(-1) as Hex });
+    expect(receipt.status).toBe("success");
     expect(await page.locator("#error").textContent()).toBe("");
     expect(pageErrors).toEqual([]);
   });

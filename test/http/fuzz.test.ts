@@ -668,6 +668,8 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
           cursor,
         },
       })),
+      // 409 once the order is no longer open, which the handler answers too.
+      post("/cancel", () => ({ orderId: order.orderId }), [200, 409]),
       // A solver's stream without its credentials: 401 from the handler. Every mutation stays short of a stream
       // (no wallet filter, no credentials), so each request gets a whole answer.
       get("/orders/stream", () => ({ ...none(), query: { solverId: "ext_alpha", lastEventId: "1" } }), [401]),

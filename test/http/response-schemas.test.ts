@@ -250,6 +250,14 @@ describe("every route's real answers match the schemas it declares", () => {
     const long = await expectAnswer(app, 200, "GET", "/api/v1/orders?solverId=ext_many&orderStatus=open");
     expect(long.headers["transfer-encoding"]).toBe("chunked");
     expect(long.json().orders).toHaveLength(PAGE_SIZE + 10);
+    // POST /cancel: the placed order's transaction, an unknown order, a bad body, an order no longer open.
+    await expectAnswer(app, 200, "POST", "/api/v1/cancel", { payload: { orderId } });
+    await expectAnswer(app, 404, "POST", "/api/v1/cancel", { payload: { orderId: randomUUID() } });
+    await expectAnswer(app, 400, "POST", "/api/v1/cancel", { payload: { orderId: "42" } });
+    const [ended] = await swapDatabase.query<{ order_id: string }>(
+      "update orders set status = 'expired' where order_id = (select order_id from orders where solver_id = 'ext_many' limit 1) returning order_id",
+    );
+    await expectAnswer(app, 409, "POST", "/api/v1/cancel", { payload: { orderId: ended!.order_id } });
 
     await expectAnswer(app, 200, "POST", "/api/v1/liquidity", { payload: { tokenIn: rwa } });
     await expectAnswer(app, 400, "POST", "/api/v1/liquidity", { payload: { tokenIn: addressFromSeed(5) } });
@@ -344,10 +352,12 @@ describe("every route's real answers match the schemas it declares", () => {
 /** `count` open orders of solver `ext_many`, written directly: more than a page makes GET /orders stream. */
 async function insertOrders(database: Database, count: number): Promise<void> {
   await database.query(
-    `insert into orders (order_id, quote_id, request_id, order_hash, status, swapper, filler, solver_id, token_in,
+    `insert into orders (order_id, quote_id, request_id, quote_request_id, token_out, quoted_amount_out,
+         committed_amount_out, order_hash, status, swapper, filler, solver_id, token_in,
        amount_in, nonce, deadline, signed_outputs, outputs, swapper_signature, protocol_signature, encoded_order,
        created_at, updated_at)
-     select gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), '0x' || lpad(to_hex(1000000 + i), 64, '0'),
+     select gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), '0x' || repeat('2', 40), 1, 1,
+         '0x' || lpad(to_hex(1000000 + i), 64, '0'),
        'open', '0x' || lpad('b0b', 40, '0'), '0x' || lpad('f00', 40, '0'), 'ext_many', '0x' || repeat('1', 40),
        1, i, 1900000000, '[]', '[]', '0x', '0xab', '0xcd',
        timestamptz '2026-01-01' + i * interval '1 millisecond', timestamptz '2026-01-01'

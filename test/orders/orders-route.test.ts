@@ -77,6 +77,13 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
       settledAmounts: [],
       fillBlockNumber: null,
       finalized: false,
+      quoteRequestId: first.quoteRequestId,
+      orderRequestId: first.requestId,
+      quotedAmountOut: "99000000",
+      committedAmountOut: "99250000",
+      settledAmountOut: null,
+      // 250,000 over 99,000,000 is 25.25 bps: floored.
+      priceImprovement: { amount: "250000", bps: 25 },
       createdAt: first.createdAt.toISOString(),
       updatedAt: first.updatedAt.toISOString(),
       encodedOrder: first.encodedOrder,
@@ -239,10 +246,12 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
   it("streams a list longer than a page whole, in order, and pages it with limit and cursor", async () => {
     const total = PAGE_SIZE + 250;
     await database.query(
-      `insert into orders (order_id, quote_id, request_id, order_hash, status, swapper, filler, solver_id, token_in,
+      `insert into orders (order_id, quote_id, request_id, quote_request_id, token_out, quoted_amount_out,
+         committed_amount_out, order_hash, status, swapper, filler, solver_id, token_in,
          amount_in, nonce, deadline, signed_outputs, outputs, swapper_signature, protocol_signature, encoded_order,
          created_at, updated_at)
-       select gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), '0x' || lpad(to_hex(1000000 + i), 64, '0'),
+       select gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), '0x' || repeat('2', 40), 1, 1,
+         '0x' || lpad(to_hex(1000000 + i), 64, '0'),
          'open', '0x' || lpad('b0b', 40, '0'), '0x' || lpad('f00', 40, '0'), 'ext_many', '0x' || repeat('1', 40),
          1, i, 1900000000, '[]', '[]', '0x', '0xab', '0xcd',
          timestamptz '2026-01-01' + (i / 4) * interval '1 millisecond' + (i % 4) * interval '1 microsecond',

@@ -14,6 +14,11 @@ export function newOrder(solverId: string, at: Date, overrides: Partial<NewOrder
     orderId: randomUUID(),
     quoteId: randomUUID(),
     requestId: randomUUID(),
+    quoteRequestId: randomUUID(),
+    tokenOut: hex(40, 0x2),
+    // The outputs below: a 99,250,000 total committed over a 99,000,000 quote.
+    quotedAmountOut: "99000000",
+    committedAmountOut: "99250000",
     orderHash: hex(64, seed),
     status: "open",
     swapper,

@@ -167,10 +167,12 @@ describe.runIf(databaseKinds.includes("postgres"))("GET /orders index plans (pos
     database = await createTestDatabase("postgres");
     // A production-like table: mostly settled orders, a few open ones, big enough that plans are realistic.
     await database.query(`
-      insert into orders (order_id, quote_id, request_id, order_hash, status, swapper, filler, solver_id, token_in,
+      insert into orders (order_id, quote_id, request_id, quote_request_id, token_out, quoted_amount_out,
+         committed_amount_out, order_hash, status, swapper, filler, solver_id, token_in,
         amount_in, nonce, deadline, signed_outputs, outputs, swapper_signature, protocol_signature, encoded_order,
         created_at, updated_at)
-      select gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), '0x' || lpad(to_hex(i), 64, '0'),
+      select gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), '0x' || repeat('2', 40), 1, 1,
+         '0x' || lpad(to_hex(i), 64, '0'),
         case when i % 500 = 0 then 'open' when i % 50 = 1 then 'expired' when i % 97 = 2 then 'cancelled' else 'filled' end,
         '0x' || lpad(to_hex(i % 2000), 40, '0'), '0x' || lpad(to_hex(i % 40), 40, 'f'), 'ext_s' || (i % 6),
         '0x' || repeat('1', 40), 1, i, 0, '[]', '[]', '0x', '0x', '0x',
