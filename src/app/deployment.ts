@@ -32,6 +32,7 @@ import type { OrderEvents } from "../orders/order-events.ts";
 import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
 import { SolverNotifications } from "../orders/solver-notifications.ts";
+import { SolverConcurrency } from "../solvers/concurrency.ts";
 import { SolverDirectory } from "../solvers/directory.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
 import { RandomNoncePool } from "../swap/nonces.ts";
@@ -198,6 +199,7 @@ export function buildDeploymentParts(
     logger,
     newNonce: () => nonces.next(),
     rounds: cooldowns.failures,
+    concurrency: new SolverConcurrency(),
   };
 
   const quoteRepository = new QuoteRepository(database);

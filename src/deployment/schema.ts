@@ -3,6 +3,9 @@
 import { z } from "zod";
 import { AddressSchema, ChainIdSchema, Uint256StringSchema } from "../shared/wire.ts";
 
+/** A solver's cap on in-flight quote requests from one replica when its configuration names none. */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 32;
+
 export const SOLVER_ID_PATTERN = /^[a-z0-9]+_[a-z0-9][a-z0-9_-]*$/;
 
 export const TokenConfigSchema = z
@@ -56,6 +59,11 @@ export const SolverConfigSchema = z
         "must be https (plain http only on a loopback address)",
       )
       .optional(),
+    /**
+     * Quote requests this solver may have in flight from one replica; a round that finds all of them taken leaves
+     * the solver out (not asked, so never counted as a failure).
+     */
+    maxConcurrentRequests: z.number().int().min(1).max(10_000).default(DEFAULT_MAX_CONCURRENT_REQUESTS),
   })
   .strict();
 

@@ -10,6 +10,7 @@ import type { InventorySnapshot } from "../inventory/adapter-state.ts";
 import type { DiscountOffer } from "../inventory/offer.ts";
 import type { InventoryReader } from "../inventory/source.ts";
 import type { Logger } from "../logger.ts";
+import type { SolverConcurrency } from "../solvers/concurrency.ts";
 import type { SolverDirectory } from "../solvers/directory.ts";
 
 /** Live discounts usable as legs at a snapshot (validated against that block's chain state). */
@@ -47,6 +48,8 @@ export interface Market {
   newNonce: () => bigint;
   /** Told of every finished round (the fade breaker's failure count); none in tests that do not need it. */
   rounds?: RoundObserver;
+  /** Each solver's in-flight quote requests against its cap, shared by /quote rounds and hard rounds. */
+  concurrency?: SolverConcurrency;
 }
 
 export function reactorRef(deployment: Pick<Deployment, "chainId" | "reactor">): {

@@ -176,6 +176,7 @@ export class OrderService {
             participants,
             timeoutMs: context.deployment.solverTimeoutMs,
             buildRequest: (participant) => solverRequest(context, terms, requestId, participant),
+            ...(context.concurrency ? { concurrency: context.concurrency } : {}),
           });
     const now = context.clock.now();
     if (results.length > 0)

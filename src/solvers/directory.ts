@@ -16,6 +16,8 @@ export interface Solver {
   sharedSecret?: string;
   /** Where each order assigned to it is POSTed (deployment file only). */
   notifyUrl?: string;
+  /** Quote requests it may have in flight from one replica (concurrency.ts; 32 when unset). */
+  maxConcurrentRequests?: number;
 }
 
 /** Which solvers are in cooldown now (src/cooldowns): the directory only asks, it never decides. */
@@ -53,6 +55,7 @@ export class SolverDirectory {
       logo: config.logo,
       sharedSecret: secrets.solverSecrets.get(config.id),
       ...(config.notifyUrl ? { notifyUrl: config.notifyUrl } : {}),
+      maxConcurrentRequests: config.maxConcurrentRequests,
     });
     return new SolverDirectory(
       deployment.solvers.map(toSolver),

@@ -2,6 +2,7 @@
 // rank the quotes best output first with ties to the faster answer.
 import type { Leg } from "../inventory/offer.ts";
 import { requestSolverQuote, type SolverOutcome } from "../solvers/client.ts";
+import type { SolverConcurrency } from "../solvers/concurrency.ts";
 import type { Solver } from "../solvers/directory.ts";
 import type { SolverQuoteRequest } from "../solvers/protocol.ts";
 
@@ -26,22 +27,33 @@ export interface AuctionOptions {
   timeoutMs: number;
   /** Overrides the transport (tests); defaults to HTTP. */
   ask?: typeof requestSolverQuote;
+  /** Each solver's in-flight cap on this replica: a solver at its cap is left out of the round (not asked). */
+  concurrency?: SolverConcurrency;
 }
 
+/** The answers of the participants asked; a participant held back by its concurrency cap has none. */
 export async function runAuction(options: AuctionOptions): Promise<AuctionResult[]> {
   const ask = options.ask ?? requestSolverQuote;
+  const asked = options.participants.flatMap((participant) => {
+    const release = options.concurrency ? options.concurrency.tryAcquire(participant.solver) : () => {};
+    return release ? [{ participant, release }] : [];
+  });
   // One signal per solver request: each request listens to its own signal, so an auction with many solvers adds
   // no pile of listeners to one shared signal (Node warns past 10).
-  const controllers = options.participants.map(() => new AbortController());
+  const controllers = asked.map(() => new AbortController());
   const timer = setTimeout(() => {
     for (const controller of controllers) controller.abort();
   }, options.timeoutMs);
   try {
     return await Promise.all(
-      options.participants.map(async (participant, index) => {
-        const request = options.buildRequest(participant);
-        const outcome = await ask(participant.solver, request, controllers[index]!.signal);
-        return { participant, request, outcome };
+      asked.map(async ({ participant, release }, index) => {
+        try {
+          const request = options.buildRequest(participant);
+          const outcome = await ask(participant.solver, request, controllers[index]!.signal);
+          return { participant, request, outcome };
+        } finally {
+          release();
+        }
       }),
     );
   } finally {

@@ -163,6 +163,7 @@ export class QuoteService {
       participants,
       timeoutMs: context.deployment.solverTimeoutMs,
       buildRequest: (participant) => solverRequest(context, terms, requestId, participant),
+      ...(context.concurrency ? { concurrency: context.concurrency } : {}),
     });
     const ranked = rankQuotes(results);
     const now = context.clock.now();
@@ -170,7 +171,11 @@ export class QuoteService {
     const answers = answerRows(results, requestId, "quote", now);
     if (ranked.length === 0) {
       await this.repository.saveQuoteRound({ ...requestRow, inventoryBlock }, answers, []);
-      throw new NoQuotesError("no solver returned a non-zero quote");
+      throw new NoQuotesError(
+        results.length === 0
+          ? "every eligible solver is at its concurrency limit"
+          : "no solver returned a non-zero quote",
+      );
     }
 
     const deadline = unixSeconds(now) + context.deployment.quoteLifetimeSeconds;

@@ -7,7 +7,11 @@ import type { Clock } from "../../src/clock.ts";
 import { readEnv } from "../../src/config/env.ts";
 import type { Database } from "../../src/db/client.ts";
 import { parseDeployment } from "../../src/deployment/load.ts";
-import type { Deployment, SolverConfig } from "../../src/deployment/schema.ts";
+import {
+  DEFAULT_MAX_CONCURRENT_REQUESTS,
+  type Deployment,
+  type SolverConfig,
+} from "../../src/deployment/schema.ts";
 import type { DevFaucet } from "../../src/devnet/faucet.ts";
 import type { App } from "../../src/http/server.ts";
 import { silentLogger } from "../../src/logger.ts";
@@ -23,6 +27,8 @@ export interface TestSolver {
   enabled?: boolean;
   logo?: string;
   secret?: string;
+  /** In-flight quote requests it takes from one replica (32 by default). */
+  maxConcurrentRequests?: number;
 }
 
 export const MIN_QUOTE_AMOUNT = 1_000_000_000_000n; // 1e-6 tRWA
@@ -43,6 +49,7 @@ export function testDeployment(
       enabled: solver.enabled ?? true,
       ...(solver.logo ? { logo: solver.logo } : {}),
       sharedSecretEnv: `SOLVER_${solver.id.toUpperCase()}_SECRET`,
+      maxConcurrentRequests: solver.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS,
     }),
   );
   return parseDeployment(

@@ -2,6 +2,8 @@
 import { randomUUID } from "node:crypto";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { requestSolverQuote, SolverOutcome } from "../../src/solvers/client.ts";
+import { SolverConcurrency } from "../../src/solvers/concurrency.ts";
 import type { Solver } from "../../src/solvers/directory.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
 import { type AuctionParticipant, rankQuotes, runAuction } from "../../src/swap/auction.ts";
@@ -168,5 +170,48 @@ describe("auction over HTTP solvers", () => {
       2000,
     );
     expect(rankQuotes(results).map((r) => r.participant.solver.id)).toEqual(["ext_fast", "ext_slow"]);
+  });
+});
+
+describe("a solver's concurrency cap", () => {
+  it("leaves a solver at its cap out of a round (not asked, no answer), and asks it again once a slot frees", async () => {
+    const concurrency = new SolverConcurrency();
+    const capped: Solver = {
+      ...solverAt("ext_capped", "http://127.0.0.1:9", addr(0xf3)),
+      maxConcurrentRequests: 1,
+    };
+    const other = solverAt("ext_other", "http://127.0.0.1:9", addr(0xf4));
+    const asked: string[] = [];
+    let releaseFirst: () => void = () => {};
+    const firstHeld = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    const ask: typeof requestSolverQuote = async (solver) => {
+      asked.push(solver.id);
+      // The first request to the capped solver hangs until the test lets it answer.
+      if (asked.length === 1) await firstHeld;
+      return { kind: "declined", latencyMs: 1 } satisfies SolverOutcome;
+    };
+    const round = (solvers: Solver[]) =>
+      runAuction({
+        participants: solvers.map((solver) => ({ solver, quoteId: randomUUID(), legs: [] })),
+        buildRequest: (participant) => requestFor(participant, randomUUID()),
+        timeoutMs: 5_000,
+        ask,
+        concurrency,
+      });
+    const ids = (results: Awaited<ReturnType<typeof runAuction>>) =>
+      results.map((r) => r.participant.solver.id);
+
+    const first = round([capped]);
+    expect(concurrency.inFlight("ext_capped")).toBe(1);
+    // Its only slot is taken: the next round asks the other solver only, and has no answer of the capped one.
+    expect(ids(await round([capped, other]))).toEqual(["ext_other"]);
+    expect(asked).toEqual(["ext_capped", "ext_other"]);
+    releaseFirst();
+    expect(ids(await first)).toEqual(["ext_capped"]);
+    expect(concurrency.inFlight("ext_capped")).toBe(0);
+    expect(ids(await round([capped, other]))).toEqual(["ext_capped", "ext_other"]);
+    expect(concurrency.inFlight("ext_other")).toBe(0);
   });
 });
