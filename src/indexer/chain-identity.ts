@@ -24,6 +24,8 @@ export interface ChainIdentity {
 const CHAIN_BOUND_TABLES = [
   "order_funding_streaks",
   "solver_answers",
+  "solver_answer_stats",
+  "solver_order_stats",
   "quotes",
   "quote_requests",
   "reactor_fills",

@@ -172,8 +172,11 @@ export class OrderService {
             timeoutMs: context.deployment.solverTimeoutMs,
             buildRequest: (participant) => solverRequest(context, terms, requestId, participant),
           });
-    await this.quotes.saveAnswers(answerRows(results, requestId, "order", context.clock.now()));
     const best = rankQuotes(results).find((result) => result.outcome.amountOut >= quoted);
+    await this.quotes.saveHardRound(
+      answerRows(results, requestId, "order", context.clock.now()),
+      best?.participant.solver.id,
+    );
     if (!best) {
       throw new QuoteUnavailableError({ reason: "no_solver", solversAsked: participants.length });
     }
