@@ -21,6 +21,10 @@ import { ReactorIndexer } from "../indexer/indexer.ts";
 import { InventorySource } from "../inventory/source.ts";
 import { LiquidityService } from "../liquidity/service.ts";
 import type { Logger } from "../logger.ts";
+import type { SolverActivity } from "../scorecards/activity.ts";
+import { noCooldowns } from "../scorecards/cooldown-view.ts";
+import { ScorecardRepository } from "../scorecards/repository.ts";
+import { ScorecardService } from "../scorecards/service.ts";
 import { type Market, reactorRef } from "../market/market.ts";
 import type { OrderEvents } from "../orders/order-events.ts";
 import { OrderService } from "../orders/order-service.ts";
@@ -65,6 +69,8 @@ export interface DeploymentContext {
   logger: Logger;
   solverLogos: SolverLogoStore;
   orderEvents: OrderEvents;
+  /** This process's solver metrics, told what its round statements stored. */
+  solverActivity?: SolverActivity;
 }
 
 export interface DeploymentParts {
@@ -88,6 +94,8 @@ export interface DeploymentParts {
   };
   orders: { repository: OrderRepository; service: OrderService };
   liquidity: LiquidityService;
+  /** GET /solvers: cooldowns (none yet: the fade breaker's view is wired in later) and scorecards. */
+  scorecards: ScorecardService;
   indexer: ReactorIndexer;
   /** Binds the stored swap state to this chain, resetting it (with a warning) if the chain changed. */
   bindChain(): Promise<void>;
@@ -172,7 +180,7 @@ export function buildDeploymentParts(
     newNonce: () => nonces.next(),
   };
 
-  const quoteRepository = new QuoteRepository(database);
+  const quoteRepository = new QuoteRepository(database, context.solverActivity);
   const roundWriter = new QuoteRoundWriter({
     save: (rounds) => quoteRepository.saveQuoteRounds(rounds),
     logger,
@@ -241,6 +249,12 @@ export function buildDeploymentParts(
     quotes,
     orders,
     liquidity: new LiquidityService(market),
+    scorecards: new ScorecardService({
+      repository: new ScorecardRepository(database),
+      solvers,
+      cooldowns: noCooldowns,
+      clock,
+    }),
     indexer,
     async bindChain() {
       const identity = options.chainIdentity ?? {
