@@ -2,8 +2,8 @@
 // The solver series count what THIS process stored or changed (its answers and wins once their statement succeeded,
 // the order status changes it wrote), so summing them over replicas counts each event once.
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
-import { answered } from "../scorecards/answer-stats.ts";
 import type { SolverActivity } from "../scorecards/activity.ts";
+import { answered } from "../scorecards/answer-stats.ts";
 
 export interface HttpMetrics {
   registry: Registry;

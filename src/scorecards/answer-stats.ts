@@ -72,7 +72,10 @@ export function answerStatsRows(answers: readonly AnswerFact[], wins: readonly W
           offered: 0,
           quoted: 0,
           declined: 0,
-          rejected: Object.fromEntries(ANSWER_REJECTIONS.map((r) => [r, 0])) as Record<AnswerRejection, number>,
+          rejected: Object.fromEntries(ANSWER_REJECTIONS.map((r) => [r, 0])) as Record<
+            AnswerRejection,
+            number
+          >,
           softWins: 0,
           hardWins: 0,
           latencyCounts: [],
@@ -86,7 +89,8 @@ export function answerStatsRows(answers: readonly AnswerFact[], wins: readonly W
       row.offered++;
       if (answer.outcome === "quoted") row.quoted++;
       else if (answer.outcome === "declined") row.declined++;
-      else if (answer.reason && answer.reason in row.rejected) row.rejected[answer.reason as AnswerRejection]++;
+      else if (answer.reason && answer.reason in row.rejected)
+        row.rejected[answer.reason as AnswerRejection]++;
       if (answered(answer)) addCounts(row.latencyCounts, countOf(answer.latencyMs));
     }
   }

@@ -21,14 +21,18 @@ export const ScorecardWindowSchema = z
   .object({
     from: z.iso.datetime().meta({ description: "The start of the window's oldest minute or hour bucket" }),
     auctions: z.object({
-      offered: count.meta({ description: "Rounds the solver was asked in (/quote rounds and /order hard rounds)" }),
+      offered: count.meta({
+        description: "Rounds the solver was asked in (/quote rounds and /order hard rounds)",
+      }),
       quoted: count,
       declined: count.meta({ description: "Answered 204: no quote" }),
       rejected: z
-        .object(Object.fromEntries(ANSWER_REJECTIONS.map((reason) => [reason, count])) as Record<
-          (typeof ANSWER_REJECTIONS)[number],
-          typeof count
-        >)
+        .object(
+          Object.fromEntries(ANSWER_REJECTIONS.map((reason) => [reason, count])) as Record<
+            (typeof ANSWER_REJECTIONS)[number],
+            typeof count
+          >,
+        )
         .meta({ description: "Answers Sluice rejected, by reason" }),
     }),
     answerLatencyMs: percentiles("Answer latency (every answer but timeouts and network failures)"),
@@ -45,13 +49,10 @@ export const ScorecardWindowSchema = z
       .meta({ description: "Orders accepted in the window, by their status now" }),
     fillLatencyMs: percentiles("Order accepted → fill block time"),
     priceImprovement: z.object({
-      averageBps: z
-        .number()
-        .nullable()
-        .meta({
-          description:
-            "Mean over filled orders of floor((committed − quoted) × 10000 / quoted), to 0.01 bps; null without any",
-        }),
+      averageBps: z.number().nullable().meta({
+        description:
+          "Mean over filled orders of floor((committed − quoted) × 10000 / quoted), to 0.01 bps; null without any",
+      }),
       filledOrders: count,
     }),
   })
@@ -63,7 +64,10 @@ export const SolverScorecardSchema = z
     name: z.string(),
     metadata: z.object({ logoUrl: z.url().optional() }),
     enabled: z.boolean(),
-    cooldownUntil: z.iso.datetime().nullable().meta({ description: "The end of the solver's cooldown; null: none" }),
+    cooldownUntil: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: "The end of the solver's cooldown; null: none" }),
     cooldownReason: z.string().nullable(),
     scorecard: z
       .object({ hour: ScorecardWindowSchema, day: ScorecardWindowSchema, week: ScorecardWindowSchema })

@@ -118,7 +118,11 @@ export interface ScorecardRows {
 }
 
 /** Every listed solver's scorecard at `now` (solvers without rows get zeros). */
-export function scorecards(rows: ScorecardRows, solverIds: readonly string[], now: Date): Map<string, Scorecard> {
+export function scorecards(
+  rows: ScorecardRows,
+  solverIds: readonly string[],
+  now: Date,
+): Map<string, Scorecard> {
   const starts = Object.fromEntries(SCORECARD_WINDOWS.map((w) => [w, windowStart(w, now)])) as Record<
     ScorecardWindowName,
     Date

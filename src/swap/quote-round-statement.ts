@@ -69,7 +69,10 @@ export function quoteRoundsParams(rounds: readonly QuoteRound[]): unknown[] {
 }
 
 /** The rounds' answers and soft wins (each round's rank-0 entry) as the scorecards count them. */
-export function quoteRoundsActivity(rounds: readonly QuoteRound[]): { answers: AnswerFact[]; wins: WinFact[] } {
+export function quoteRoundsActivity(rounds: readonly QuoteRound[]): {
+  answers: AnswerFact[];
+  wins: WinFact[];
+} {
   return {
     answers: rounds.flatMap((round) => round.answers.map(answerFact)),
     wins: rounds.flatMap((round) =>

@@ -42,7 +42,10 @@ export class QuoteRepository {
   }
 
   /** Stores a hard round's answers and what they (and its winner, if any) add to the scorecards: one statement. */
-  async saveHardRound(answers: readonly SolverAnswerRow[], winnerSolverId: string | undefined): Promise<void> {
+  async saveHardRound(
+    answers: readonly SolverAnswerRow[],
+    winnerSolverId: string | undefined,
+  ): Promise<void> {
     if (answers.length === 0) return;
     await this.database.query(SAVE_HARD_ROUND_SQL, hardRoundParams(answers, winnerSolverId));
     const activity = hardRoundActivity(answers, winnerSolverId);

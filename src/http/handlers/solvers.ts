@@ -22,7 +22,10 @@ export const solversSchema = {
   descriptions: { 200: "The solvers and their scorecards over the last hour, day and week" },
 };
 
-export function solvers(service: ScorecardService, publicUrl: string | undefined): Handler<typeof solversSchema> {
+export function solvers(
+  service: ScorecardService,
+  publicUrl: string | undefined,
+): Handler<typeof solversSchema> {
   return async (request) => ({ solvers: await service.list(publicBaseUrl(request, publicUrl)) });
 }
 
@@ -37,6 +40,9 @@ export const solverSchema = {
   descriptions: { 200: "The solver and its scorecard over the last hour, day and week" },
 };
 
-export function solver(service: ScorecardService, publicUrl: string | undefined): Handler<typeof solverSchema> {
+export function solver(
+  service: ScorecardService,
+  publicUrl: string | undefined,
+): Handler<typeof solverSchema> {
   return async (request) => service.one(request.params.id, publicBaseUrl(request, publicUrl));
 }
