@@ -1,8 +1,10 @@
 // GET /solvers and /solvers/{id}: every configured solver with its cooldown and scorecard. The scorecards of all
 // solvers are read together (four primary-key range reads of the aggregate tables) and kept for at most
 // MAX_STALENESS_MS, so any number of requests costs at most one read per second per replica; concurrent requests
-// share the read in flight.
+// share the read in flight. Each snapshot's answers are serialized once per base URL (the logo URLs depend on it)
+// and sent as bytes after that.
 import type { Clock } from "../clock.ts";
+import { type JsonBytes, jsonBytes } from "../shared/json-text.ts";
 import type { Solver, SolverDirectory } from "../solvers/directory.ts";
 import type { SolverCooldownView } from "./cooldown-view.ts";
 import { SolverNotFoundError } from "./errors.ts";
@@ -33,6 +35,8 @@ export interface ScorecardServiceOptions {
 interface Snapshot {
   readAt: number;
   cards: Map<string, Scorecard>;
+  /** Answers already serialized, by base URL, then by solver id ("" for the list). */
+  rendered: Map<string, Map<string, Buffer>>;
 }
 
 export class ScorecardService {
@@ -40,16 +44,38 @@ export class ScorecardService {
 
   constructor(private readonly options: ScorecardServiceOptions) {}
 
-  async list(baseUrl: string): Promise<SolverScorecardView[]> {
-    const { cards } = await this.#fresh();
-    return this.options.solvers.all().map((solver) => this.#view(solver, cards, baseUrl));
+  /** GET /solvers's answer as JSON bytes, serialized once per snapshot and base URL. */
+  async listJson(baseUrl: string): Promise<JsonBytes<{ solvers: SolverScorecardView[] }>> {
+    const snapshot = await this.#fresh();
+    return this.#rendered(snapshot, baseUrl, "", () =>
+      jsonBytes({
+        solvers: this.options.solvers.all().map((solver) => this.#view(solver, snapshot.cards, baseUrl)),
+      }),
+    );
   }
 
-  async one(solverId: string, baseUrl: string): Promise<SolverScorecardView> {
+  /** GET /solvers/{id}'s answer as JSON bytes, likewise. */
+  async oneJson(solverId: string, baseUrl: string): Promise<JsonBytes<SolverScorecardView>> {
     const solver = this.options.solvers.byId(solverId);
     if (!solver) throw new SolverNotFoundError(solverId);
-    const { cards } = await this.#fresh();
-    return this.#view(solver, cards, baseUrl);
+    const snapshot = await this.#fresh();
+    return this.#rendered(snapshot, baseUrl, solver.id, () =>
+      jsonBytes(this.#view(solver, snapshot.cards, baseUrl)),
+    );
+  }
+
+  #rendered<T>(snapshot: Snapshot, baseUrl: string, key: string, render: () => JsonBytes<T>): JsonBytes<T> {
+    let byKey = snapshot.rendered.get(baseUrl);
+    if (!byKey) {
+      byKey = new Map();
+      snapshot.rendered.set(baseUrl, byKey);
+    }
+    let bytes = byKey.get(key) as JsonBytes<T> | undefined;
+    if (!bytes) {
+      bytes = render();
+      byKey.set(key, bytes);
+    }
+    return bytes;
   }
 
   #view(solver: Solver, cards: Map<string, Scorecard>, baseUrl: string): SolverScorecardView {
@@ -97,6 +123,6 @@ export class ScorecardService {
       solvers.all().map((solver) => solver.id),
       at,
     );
-    return { readAt: at.getTime(), cards };
+    return { readAt: at.getTime(), cards, rendered: new Map() };
   }
 }

@@ -9,6 +9,8 @@ import type { ScorecardService } from "../../scorecards/service.ts";
 import { publicBaseUrl } from "../public-url.ts";
 import type { Handler } from "../route.ts";
 
+const JSON_TYPE = "application/json; charset=utf-8";
+
 const FRESHNESS =
   "Counts are kept per solver per minute and per hour as answers and orders are written (any replica), and served " +
   "from a cache at most 1 s stale.";
@@ -26,7 +28,8 @@ export function solvers(
   service: ScorecardService,
   publicUrl: string | undefined,
 ): Handler<typeof solversSchema> {
-  return async (request) => ({ solvers: await service.list(publicBaseUrl(request, publicUrl)) });
+  return async (request, reply) =>
+    reply.type(JSON_TYPE).send(await service.listJson(publicBaseUrl(request, publicUrl)));
 }
 
 export const solverSchema = {
@@ -44,5 +47,6 @@ export function solver(
   service: ScorecardService,
   publicUrl: string | undefined,
 ): Handler<typeof solverSchema> {
-  return async (request) => service.one(request.params.id, publicBaseUrl(request, publicUrl));
+  return async (request, reply) =>
+    reply.type(JSON_TYPE).send(await service.oneJson(request.params.id, publicBaseUrl(request, publicUrl)));
 }
