@@ -49,7 +49,7 @@ export async function generateSolversDataset(
            case when g % 20 < 15 then 'quoted' when g % 20 < 18 then 'declined' else 'rejected' end,
            case when g % 20 >= 18 then (array['timeout','http_status','invalid_body','echo_mismatch','wrong_filler',
              'zero_amount','network'])[1 + (g / 20) % 7] end,
-           null, 5 + power((g * 7919 % 1000) / 1000.0, 3) * 500,
+           null, 5 + power((g::bigint * 7919 % 1000) / 1000.0, 3) * 500,
            case when g % 20 < 15 then 1000000 + g % 5000 end, 1,
            now() - ${span} * ((${answers} - g)::float8 / ${answers})
       from generate_series(0, ${answers - 1}) as g`);
