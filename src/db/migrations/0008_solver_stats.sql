@@ -38,10 +38,21 @@ CREATE FUNCTION "solver_latency_bucket"(ms float8) RETURNS integer LANGUAGE sql 
 	SELECT width_bucket(ms, ARRAY[1.000,1.189,1.414,1.682,2.000,2.378,2.828,3.364,4.000,4.757,5.657,6.727,8.000,9.514,11.314,13.454,16.000,19.027,22.627,26.909,32.000,38.055,45.255,53.817,64.000,76.109,90.510,107.635,128.000,152.219,181.019,215.269,256.000,304.437,362.039,430.539,512.000,608.874,724.077,861.078,1024.000,1217.748,1448.155,1722.156,2048.000,2435.496,2896.309,3444.312,4096.000,4870.992,5792.619,6888.623,8192.000,9741.985,11585.238,13777.247,16384.000,19483.969,23170.475,27554.494,32768.000,38967.939,46340.950,55108.987,65536.000,77935.877,92681.900,110217.975,131072.000,155871.755,185363.800,220435.950,262144.000,311743.510,370727.600,440871.900,524288.000,623487.020,741455.200,881743.800,1048576.000,1246974.040,1482910.400,1763487.599,2097152.000,2493948.080,2965820.801,3526975.198,4194304.000,4987896.159,5931641.602,7053950.396,8388608.000,9975792.319,11863283.203,14107900.792]::float8[])
 $$;
 --> statement-breakpoint
--- Two histograms added element-wise; they are stored without trailing zeros, so lengths differ.
-CREATE FUNCTION "solver_stats_add_counts"(a bigint[], b bigint[]) RETURNS bigint[] LANGUAGE sql IMMUTABLE AS $$
-	SELECT coalesce(array_agg(coalesce(x, 0) + coalesce(y, 0) ORDER BY i), '{}'::bigint[])
-	FROM unnest(a, b) WITH ORDINALITY AS t(x, y, i)
+-- Two histograms added element-wise; they are stored without trailing zeros, so lengths differ. A loop in plpgsql:
+-- every round statement runs it once per row it upserts, and it measured a third of the time of unnest + array_agg.
+CREATE FUNCTION "solver_stats_add_counts"(a bigint[], b bigint[]) RETURNS bigint[] LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+	sum bigint[] := a;
+	kept integer := coalesce(cardinality(a), 0);
+BEGIN
+	FOR i IN 1..coalesce(cardinality(b), 0) LOOP
+		-- Zeros of b change nothing inside a; past a's end they keep the result dense.
+		IF b[i] <> 0 OR i > kept THEN
+			sum[i] := coalesce(sum[i], 0) + b[i];
+		END IF;
+	END LOOP;
+	RETURN coalesce(sum, '{}'::bigint[]);
+END
 $$;
 --> statement-breakpoint
 -- A histogram from (bucket, count) pairs, for the backfill and the order trigger.
