@@ -3,6 +3,7 @@
 // at most 1 s stale; 404 SOLVER_NOT_FOUND; every answer valid against the declared response schemas.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSluiceClient, SluiceApiError } from "../../src/client/index.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
@@ -170,5 +171,27 @@ describe.each(databaseKinds)("GET /solvers (%s)", (kind) => {
     const { status, body } = await get("/api/v1/solvers/ext_nobody");
     expect(status).toBe(404);
     expect(body.error.code).toBe("SOLVER_NOT_FOUND");
+  });
+
+  it("is what the client's solvers() and solver(id) return", async () => {
+    // The client's fetch answered by the server in process.
+    const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(String(input));
+      const answer = await app.inject({
+        method: (init?.method ?? "GET") as "GET",
+        url: url.pathname + url.search,
+      });
+      return new Response(answer.body, {
+        status: answer.statusCode,
+        headers: answer.headers as Record<string, string>,
+      });
+    };
+    const client = createSluiceClient({ apiUrl: "http://sluice.test/api/v1", fetch });
+    const listed = await client.solvers();
+    expect(listed).toEqual((await get("/api/v1/solvers")).body);
+    expect((await client.solver("ext_beta")).id).toBe("ext_beta");
+    const failure = await client.solver("ext_nobody").catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SluiceApiError);
+    expect((failure as SluiceApiError).code).toBe("SOLVER_NOT_FOUND");
   });
 });
