@@ -29,6 +29,7 @@ import { SolverNotifications } from "../orders/solver-notifications.ts";
 import type { SolverActivity } from "../scorecards/activity.ts";
 import { noCooldowns } from "../scorecards/cooldown-view.ts";
 import { ScorecardRepository } from "../scorecards/repository.ts";
+import { ScorecardRetention } from "../scorecards/retention.ts";
 import { ScorecardService } from "../scorecards/service.ts";
 import { SolverDirectory } from "../solvers/directory.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
@@ -99,7 +100,10 @@ export interface DeploymentParts {
   indexer: ReactorIndexer;
   /** Binds the stored swap state to this chain, resetting it (with a warning) if the chain changed. */
   bindChain(): Promise<void>;
-  /** In start order: solver notifications, the block tracker, the indexer (unless off), the discount expiry worker. */
+  /**
+   * In start order: solver notifications, the block tracker, the indexer (unless off), the discount expiry worker,
+   * the scorecards' minute-row pruning.
+   */
   workers: Worker[];
 }
 
@@ -231,6 +235,11 @@ export function buildDeploymentParts(
     logger: logger.child({ worker: "solver-notifications" }),
   });
 
+  const scorecardRetention = new ScorecardRetention(
+    database,
+    clock,
+    logger.child({ worker: "scorecard-retention" }),
+  );
   const workers: Worker[] = [
     { name: "solver notifications", start: () => notifications.start(), stop: () => notifications.stop() },
     { name: "block tracker", start: () => blocks.start(), stop: () => blocks.stop() },
@@ -238,6 +247,11 @@ export function buildDeploymentParts(
       ? [{ name: "indexer", start: () => indexer.start(), stop: () => indexer.stop() }]
       : []),
     { name: "discount expiry", start: () => discounts.worker.start(), stop: () => discounts.worker.stop() },
+    {
+      name: "scorecard retention",
+      start: () => scorecardRetention.start(),
+      stop: () => scorecardRetention.stop(),
+    },
   ];
 
   return {
