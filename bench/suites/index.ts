@@ -3,6 +3,7 @@
 import { liquiditySuite } from "./liquidity.ts";
 import { ordersSuite } from "./orders.ts";
 import { partnerSuite } from "./partner.ts";
+import { solversSuite } from "./solvers.ts";
 import { streamSuite } from "./stream.ts";
 import { swapSuite } from "./swap.ts";
 import { fillLatencySuite } from "./swap-fill-latency.ts";
@@ -15,4 +16,5 @@ export const SUITES: readonly BenchSuite[] = [
   ordersSuite,
   liquiditySuite,
   streamSuite,
+  solversSuite,
 ];

@@ -73,13 +73,13 @@ export const swapSuite: BenchSuite = {
   },
 };
 
-interface SwapFixture {
+export interface SwapFixture {
   deployment: WrittenDeployment;
   solvers: ScriptProcess<SolversReady>;
 }
 
 /** The solver process and the deployment file naming its servers, each solver with its own Executor. */
-async function startFixture(chain: BenchChain, scratch: string): Promise<SwapFixture> {
+export async function startFixture(chain: BenchChain, scratch: string): Promise<SwapFixture> {
   const core = chain.core!;
   const ids = Array.from({ length: SWAP_SOLVER_COUNT }, (_, index) => `bench_solver${index + 1}`);
   // The solver servers learn their secrets before Sluice learns their endpoints.
@@ -146,7 +146,7 @@ function deploymentInput(chain: BenchChain, solvers: Parameters<typeof writeDepl
   };
 }
 
-function quoteBody(chain: BenchChain): string {
+export function quoteBody(chain: BenchChain): string {
   const core = chain.core!;
   return JSON.stringify({
     tokenInChainId: chain.chainId,

@@ -32,6 +32,10 @@ import type { OrderEvents } from "../orders/order-events.ts";
 import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
 import { SolverNotifications } from "../orders/solver-notifications.ts";
+import type { SolverActivity } from "../scorecards/activity.ts";
+import { ScorecardRepository } from "../scorecards/repository.ts";
+import { ScorecardRetention } from "../scorecards/retention.ts";
+import { ScorecardService } from "../scorecards/service.ts";
 import { SolverConcurrency } from "../solvers/concurrency.ts";
 import { SolverDirectory } from "../solvers/directory.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
@@ -72,6 +76,8 @@ export interface DeploymentContext {
   logger: Logger;
   solverLogos: SolverLogoStore;
   orderEvents: OrderEvents;
+  /** This process's solver metrics, told what its round statements stored. */
+  solverActivity?: SolverActivity;
 }
 
 export interface DeploymentParts {
@@ -103,10 +109,15 @@ export interface DeploymentParts {
     fades: FadeLedger;
   };
   liquidity: LiquidityService;
+  /** GET /solvers: cooldowns (none yet: the fade breaker's view is wired in later) and scorecards. */
+  scorecards: ScorecardService;
   indexer: ReactorIndexer;
   /** Binds the stored swap state to this chain, resetting it (with a warning) if the chain changed. */
   bindChain(): Promise<void>;
-  /** In start order: solver notifications, the block tracker, the indexer (unless off), the discount expiry worker. */
+  /**
+   * In start order: solver notifications, the block tracker, the indexer (unless off), the discount expiry worker,
+   * the scorecards' minute-row pruning.
+   */
   workers: Worker[];
 }
 
@@ -202,7 +213,7 @@ export function buildDeploymentParts(
     concurrency: new SolverConcurrency(),
   };
 
-  const quoteRepository = new QuoteRepository(database);
+  const quoteRepository = new QuoteRepository(database, context.solverActivity);
   const roundWriter = new QuoteRoundWriter({
     save: (rounds) => quoteRepository.saveQuoteRounds(rounds),
     logger,
@@ -255,6 +266,11 @@ export function buildDeploymentParts(
     logger: logger.child({ worker: "solver-notifications" }),
   });
 
+  const scorecardRetention = new ScorecardRetention(
+    database,
+    clock,
+    logger.child({ worker: "scorecard-retention" }),
+  );
   const workers: Worker[] = [
     { name: "solver notifications", start: () => notifications.start(), stop: () => notifications.stop() },
     { name: "block tracker", start: () => blocks.start(), stop: () => blocks.stop() },
@@ -262,6 +278,11 @@ export function buildDeploymentParts(
       ? [{ name: "indexer", start: () => indexer.start(), stop: () => indexer.stop() }]
       : []),
     { name: "discount expiry", start: () => discounts.worker.start(), stop: () => discounts.worker.stop() },
+    {
+      name: "scorecard retention",
+      start: () => scorecardRetention.start(),
+      stop: () => scorecardRetention.stop(),
+    },
   ];
 
   return {
@@ -280,6 +301,12 @@ export function buildDeploymentParts(
     }),
     cooldowns,
     liquidity: new LiquidityService(market),
+    scorecards: new ScorecardService({
+      repository: new ScorecardRepository(database),
+      solvers,
+      cooldowns: cooldowns.view,
+      clock,
+    }),
     indexer,
     async bindChain() {
       const identity = options.chainIdentity ?? {

@@ -125,6 +125,11 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   const orderEvents = new OrderEvents();
   const openOrders = new OpenOrdersCache((query) => readShortList(database, query), clock);
   const stopInvalidating = orderEvents.subscribe(() => openOrders.invalidate());
+  const metrics = createHttpMetrics({ collectProcessMetrics: options.collectProcessMetrics ?? true });
+  // The order changes this process wrote, counted once here (other replicas count their own).
+  const stopCountingOrders = orderEvents.subscribe((event) => {
+    if (event.kind === "status") metrics.solvers.orderStatus(event.solverId, event.from, event.to);
+  });
   const parts: SluiceParts = {
     database,
     clock,
@@ -143,7 +148,14 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   };
 
   const deployment = options.deployment
-    ? buildDeploymentParts(options.deployment, { database, clock, logger, solverLogos, orderEvents })
+    ? buildDeploymentParts(options.deployment, {
+        database,
+        clock,
+        logger,
+        solverLogos,
+        orderEvents,
+        solverActivity: metrics.solvers,
+      })
     : undefined;
   const deploymentServices: DeploymentServices | undefined = deployment && {
     market: deployment.market,
@@ -161,6 +173,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       solvers: deployment.market.solvers,
     },
     liquidity: deployment.liquidity,
+    scorecards: deployment.scorecards,
     discounts: deployment.discounts.service,
     solverDiscounts: deployment.discounts.solverDiscounts,
     dev: {
@@ -178,7 +191,6 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     internalAuth: env.INTERNAL_API_AUTH,
   };
 
-  const metrics = createHttpMetrics({ collectProcessMetrics: options.collectProcessMetrics ?? true });
   if (deployment) {
     const { view } = deployment.cooldowns;
     registerCooldownGauge(metrics, {
@@ -298,6 +310,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
         await Promise.all([http.close(), internalHttp.close()]);
         await stopInReverse(started, logger);
         stopInvalidating();
+        stopCountingOrders();
         if (closeDatabase) await database.close();
         logger.info("stopped");
       })();

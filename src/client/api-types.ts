@@ -38,6 +38,11 @@ export type OrdersResponse = JsonAnswer<paths["/orders"]["get"]>;
 export type Order = OrdersResponse["orders"][number];
 export type OrderStatus = Order["orderStatus"];
 
+export type SolversResponse = JsonAnswer<paths["/solvers"]["get"]>;
+/** A configured solver with its cooldown and its scorecard over the last hour, day and week. */
+export type SolverScorecard = JsonAnswer<paths["/solvers/{id}"]["get"]>;
+export type ScorecardWindow = SolverScorecard["scorecard"]["hour"];
+
 /** The swap flow's error codes, as the document lists them. */
 export type SwapErrorCode = JsonAnswer<paths["/quote"]["post"], 400>["error"]["code"];
 

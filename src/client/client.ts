@@ -16,6 +16,8 @@ import type {
   QuoteEntry,
   QuoteRequest,
   QuoteResponse,
+  SolverScorecard,
+  SolversResponse,
 } from "./api-types.ts";
 import { delay } from "./delay.ts";
 import { OrderStreamUnavailableError, OrderWaitTimeoutError } from "./errors.ts";
@@ -95,6 +97,10 @@ export interface SluiceClient {
    * it; polls GET /orders?orderId= instead when the stream cannot be used (an older server, a proxy without SSE).
    */
   waitForOrder(orderId: string, options?: WaitForOrderOptions): Promise<Order>;
+  /** GET /solvers: every configured solver with its cooldown and scorecard (at most 1 s stale). */
+  solvers(options?: CallOptions): Promise<SolversResponse>;
+  /** GET /solvers/{id}: one solver's; 404 `SOLVER_NOT_FOUND` for an id that is not configured. */
+  solver(solverId: string, options?: CallOptions): Promise<SolverScorecard>;
   /** The devnet's helpers (403 `DEV_ONLY` on any other deployment). */
   dev: {
     /** GET /dev/faucet: the ERC-20s the faucet sends, with their addresses, symbols and decimals. */
@@ -183,6 +189,11 @@ export function createSluiceClient(options: SluiceClientOptions): SluiceClient {
     cancelOrder: (orderId, call = {}) => transport.post<CancelResponse>("/cancel", { orderId }, call),
 
     orders,
+
+    solvers: (call = {}) => transport.get<SolversResponse>("/solvers", { signal: call.signal }),
+
+    solver: (solverId, call = {}) =>
+      transport.get<SolverScorecard>(`/solvers/${encodeURIComponent(solverId)}`, { signal: call.signal }),
 
     streamOrders: (filter, streamOptions = {}) => streamOrders(transport, filter, streamOptions),
 

@@ -2315,6 +2315,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/solvers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every configured solver with its cooldown and scorecard
+         * @description Every solver of the deployment, enabled or not, in the deployment file's order. Counts are kept per solver per minute and per hour as answers and orders are written (any replica), and served from a cache at most 1 s stale.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The solvers and their scorecards over the last hour, day and week */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SolversResponse"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
+                 */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/solvers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One solver with its cooldown and scorecard
+         * @description Counts are kept per solver per minute and per hour as answers and orders are written (any replica), and served from a cache at most 1 s stale. 404 `SOLVER_NOT_FOUND` for an id that is not a configured solver.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The solver and its scorecard over the last hour, day and week */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SolverScorecard"];
+                    };
+                };
+                /**
+                 * @description Bad request. Error codes:
+                 *     - `VALIDATION_FAILED`: The request does not match its schema; `details.issues[]` names each bad field
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Not found. Error codes:
+                 *     - `SOLVER_NOT_FOUND`: No configured solver has this id
+                 */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
+                 */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3881,6 +4033,110 @@ export interface components {
             /** @description The protocol signer's EIP-712 signature of `DiscountSwap` (adapter domain) */
             protocolSignature: string;
         };
+        ScorecardWindow: {
+            /**
+             * Format: date-time
+             * @description The start of the window's oldest minute or hour bucket
+             */
+            from: string;
+            auctions: {
+                /** @description Rounds the solver was asked in (/quote rounds and /order hard rounds) */
+                offered: number;
+                quoted: number;
+                /** @description Answered 204: no quote */
+                declined: number;
+                /** @description Answers Sluice rejected, by reason */
+                rejected: {
+                    timeout: number;
+                    http_status: number;
+                    invalid_body: number;
+                    echo_mismatch: number;
+                    wrong_filler: number;
+                    zero_amount: number;
+                    network: number;
+                };
+            };
+            /** @description Answer latency (every answer but timeouts and network failures) percentiles in ms, from log-scale buckets: each is its bucket's geometric midpoint, within 9.1 % of the true value (0.5 ms below 1 ms); null without any sample */
+            answerLatencyMs: {
+                p50: number | null;
+                p99: number | null;
+            };
+            wins: {
+                /** @description Best entry (rank 0) of a /quote round */
+                soft: number;
+                /** @description Best answer meeting the quoted total in an /order hard round */
+                hard: number;
+            };
+            /** @description Orders accepted in the window, by their status now */
+            orders: {
+                assigned: number;
+                filled: number;
+                /** @description Assigned and expired unfilled (faded) */
+                expired: number;
+            };
+            /** @description Order accepted → fill block time percentiles in ms, from log-scale buckets: each is its bucket's geometric midpoint, within 9.1 % of the true value (0.5 ms below 1 ms); null without any sample */
+            fillLatencyMs: {
+                p50: number | null;
+                p99: number | null;
+            };
+            priceImprovement: {
+                /** @description Mean over filled orders of floor((committed − quoted) × 10000 / quoted), to 0.01 bps; null without any */
+                averageBps: number | null;
+                filledOrders: number;
+            };
+        };
+        ScorecardWindowInput: {
+            /**
+             * Format: date-time
+             * @description The start of the window's oldest minute or hour bucket
+             */
+            from: string;
+            auctions: {
+                /** @description Rounds the solver was asked in (/quote rounds and /order hard rounds) */
+                offered: number;
+                quoted: number;
+                /** @description Answered 204: no quote */
+                declined: number;
+                /** @description Answers Sluice rejected, by reason */
+                rejected: {
+                    timeout: number;
+                    http_status: number;
+                    invalid_body: number;
+                    echo_mismatch: number;
+                    wrong_filler: number;
+                    zero_amount: number;
+                    network: number;
+                };
+            };
+            /** @description Answer latency (every answer but timeouts and network failures) percentiles in ms, from log-scale buckets: each is its bucket's geometric midpoint, within 9.1 % of the true value (0.5 ms below 1 ms); null without any sample */
+            answerLatencyMs: {
+                p50: number | null;
+                p99: number | null;
+            };
+            wins: {
+                /** @description Best entry (rank 0) of a /quote round */
+                soft: number;
+                /** @description Best answer meeting the quoted total in an /order hard round */
+                hard: number;
+            };
+            /** @description Orders accepted in the window, by their status now */
+            orders: {
+                assigned: number;
+                filled: number;
+                /** @description Assigned and expired unfilled (faded) */
+                expired: number;
+            };
+            /** @description Order accepted → fill block time percentiles in ms, from log-scale buckets: each is its bucket's geometric midpoint, within 9.1 % of the true value (0.5 ms below 1 ms); null without any sample */
+            fillLatencyMs: {
+                p50: number | null;
+                p99: number | null;
+            };
+            priceImprovement: {
+                /** @description Mean over filled orders of floor((committed − quoted) × 10000 / quoted), to 0.01 bps; null without any */
+                averageBps: number | null;
+                filledOrders: number;
+            };
+        };
         /** @description EIP-712 typed data to sign (eth_signTypedData_v4) */
         SignatureData: {
             domain: {
@@ -4021,10 +4277,52 @@ export interface components {
                 protocol: string;
             };
         };
+        SolverScorecard: {
+            id: string;
+            name: string;
+            metadata: {
+                /** Format: uri */
+                logoUrl?: string;
+            };
+            enabled: boolean;
+            /** @description The end of the solver's cooldown; null: none */
+            cooldownUntil: string | null;
+            cooldownReason: string | null;
+            /** @description The last hour (60 minute buckets), day (24 hour buckets) and week (168 hour buckets), each ending with the current bucket; at most 1 s stale */
+            scorecard: {
+                hour: components["schemas"]["ScorecardWindow"];
+                day: components["schemas"]["ScorecardWindow"];
+                week: components["schemas"]["ScorecardWindow"];
+            };
+        };
+        SolverScorecardInput: {
+            id: string;
+            name: string;
+            metadata: {
+                /** Format: uri */
+                logoUrl?: string;
+            };
+            enabled: boolean;
+            /** @description The end of the solver's cooldown; null: none */
+            cooldownUntil: string | null;
+            cooldownReason: string | null;
+            /** @description The last hour (60 minute buckets), day (24 hour buckets) and week (168 hour buckets), each ending with the current bucket; at most 1 s stale */
+            scorecard: {
+                hour: components["schemas"]["ScorecardWindowInput"];
+                day: components["schemas"]["ScorecardWindowInput"];
+                week: components["schemas"]["ScorecardWindowInput"];
+            };
+        };
+        SolversResponse: {
+            solvers: components["schemas"]["SolverScorecard"][];
+        };
+        SolversResponseInput: {
+            solvers: components["schemas"]["SolverScorecardInput"][];
+        };
         SwapError: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */
@@ -4037,7 +4335,7 @@ export interface components {
         SwapErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */

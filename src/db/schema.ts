@@ -6,5 +6,6 @@ export * from "../indexer/tables.ts";
 export * from "../orders/tables.ts";
 export * from "../points/tables.ts";
 export * from "../registry/tables.ts";
+export * from "../scorecards/tables.ts";
 export * from "../swap/tables.ts";
 export * from "./tables.ts";

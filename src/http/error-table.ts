@@ -35,6 +35,7 @@ import {
   StreamClientLimitError,
 } from "../orders/errors.ts";
 import { DeprecatedPointsRouteError, NoPointsDataError, UnknownVaultError } from "../points/errors.ts";
+import { SolverNotFoundError } from "../scorecards/errors.ts";
 import type { BaseError, ErrorClass } from "../shared/errors.ts";
 import { UnknownSolverLogoError } from "../solvers/errors.ts";
 import {
@@ -160,6 +161,8 @@ export const ERROR_TABLE = [
   swap(SolverAuthenticationError, 401, "UNAUTHORIZED"),
   swap(SolverForbiddenError, 403, "UNAUTHORIZED"),
   swap(DiscountNotLiveError, 404, "NOT_FOUND"),
+  // GET /solvers/{id}.
+  swap(SolverNotFoundError, 404, "SOLVER_NOT_FOUND"),
   // GET /solver-logos/{filename}.
   swap(UnknownSolverLogoError, 404, "NOT_FOUND"),
   // The dev helpers.

@@ -1,10 +1,16 @@
 // Prometheus metrics. One registry per server instance so tests can build many servers in one process.
+// The solver series count what THIS process stored or changed (its answers and wins once their statement succeeded,
+// the order status changes it wrote), so summing them over replicas counts each event once.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { SolverActivity } from "../scorecards/activity.ts";
+import { answered } from "../scorecards/answer-stats.ts";
 
 export interface HttpMetrics {
   registry: Registry;
   requests: Counter<"method" | "route" | "status">;
   duration: Histogram<"method" | "route" | "status">;
+  /** The solver counters, fed by the swap flow and the order writers of this process. */
+  solvers: SolverActivity;
 }
 
 export function createHttpMetrics(options: { collectProcessMetrics: boolean }): HttpMetrics {
@@ -23,7 +29,51 @@ export function createHttpMetrics(options: { collectProcessMetrics: boolean }): 
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  return { registry, requests, duration };
+  return { registry, requests, duration, solvers: solverMetrics(registry) };
+}
+
+function solverMetrics(registry: Registry): SolverActivity {
+  const answers = new Counter({
+    name: "sluice_solver_answers_total",
+    help: "Solver answers stored by this process, by solver, outcome and rejection reason (none unless rejected)",
+    labelNames: ["solver", "outcome", "reason"] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: "sluice_solver_answer_latency_seconds",
+    help: "Latency of the answers solvers gave (every outcome but timeout and network), stored by this process",
+    labelNames: ["solver"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5],
+    registers: [registry],
+  });
+  const wins = new Counter({
+    name: "sluice_solver_wins_total",
+    help: "Rounds won (soft: rank 0 of a /quote round; hard: best answer meeting the quote in an /order round)",
+    labelNames: ["solver", "round"] as const,
+    registers: [registry],
+  });
+  const orders = new Counter({
+    name: "sluice_solver_orders_total",
+    help:
+      "Order status changes written by this process, by solver: assigned (created), filled, expired; and " +
+      "reverted (a reorg took a fill or an expiry back)",
+    labelNames: ["solver", "event"] as const,
+    registers: [registry],
+  });
+  return {
+    answers(facts, won) {
+      for (const fact of facts) {
+        answers.inc({ solver: fact.solverId, outcome: fact.outcome, reason: fact.reason ?? "none" });
+        if (answered(fact)) latency.observe({ solver: fact.solverId }, fact.latencyMs / 1000);
+      }
+      for (const win of won) wins.inc({ solver: win.solverId, round: win.kind });
+    },
+    orderStatus(solverId, from, to) {
+      if (from === null) orders.inc({ solver: solverId, event: "assigned" });
+      if (to === "filled" || to === "expired") orders.inc({ solver: solverId, event: to });
+      if (from === "filled" || from === "expired") orders.inc({ solver: solverId, event: "reverted" });
+    },
+  };
 }
 
 /**

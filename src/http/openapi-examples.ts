@@ -403,6 +403,31 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
     },
   });
 
+  const scorecard = (solverId: string, name: string, enabled: boolean) => ({
+    id: solverId,
+    name,
+    metadata: {},
+    enabled,
+    cooldownUntil: null,
+    cooldownReason: null,
+    scorecard: {
+      hour: exampleWindow("2026-01-01T11:01:00.000Z", 1),
+      day: exampleWindow("2026-01-01T12:00:00.000Z", 24),
+      week: exampleWindow("2025-12-26T13:00:00.000Z", 168),
+    },
+  });
+  const solverCards = deployment.solvers.map((s) => scorecard(s.id, s.name, s.enabled));
+  at("GET", "/solvers", {
+    responses: {
+      200: { summary: "The deployment's solvers and their scorecards", value: { solvers: solverCards } },
+    },
+  });
+  if (solverCards[0]) {
+    at("GET", "/solvers/:id", {
+      responses: { 200: { summary: `${solverCards[0].name}'s scorecard`, value: solverCards[0] } },
+    });
+  }
+
   if (deployment.local) {
     const funded = { summary: `Fund ${who}`, value: { walletAddress: swapper } };
     // The devnet's faucet bundle itself: its ERC-20s (the ETH it also sends is not an asset of the answer).
@@ -442,4 +467,30 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
     });
   }
   return examples;
+}
+
+/** An illustrative scorecard window: `scale` hours' worth of a steady solver's activity. */
+function exampleWindow(from: string, scale: number) {
+  return {
+    from,
+    auctions: {
+      offered: 1200 * scale,
+      quoted: 1130 * scale,
+      declined: 52 * scale,
+      rejected: {
+        timeout: 12 * scale,
+        http_status: 3 * scale,
+        invalid_body: 0,
+        echo_mismatch: 0,
+        wrong_filler: 0,
+        zero_amount: 1 * scale,
+        network: 2 * scale,
+      },
+    },
+    answerLatencyMs: { p50: 41.499, p99: 295.989 },
+    wins: { soft: 610 * scale, hard: 95 * scale },
+    orders: { assigned: 95 * scale, filled: 93 * scale, expired: 2 * scale },
+    fillLatencyMs: { p50: 3319.245, p99: 12286.508 },
+    priceImprovement: { averageBps: 1.25, filledOrders: 93 * scale },
+  };
 }

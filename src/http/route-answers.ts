@@ -116,6 +116,7 @@ export const CODE_MEANINGS: Record<SwapErrorCode | PartnerErrorCode, string> = {
   DISCOUNT_REJECTED: "The discount breaks a rule; `details.reason` says which",
   UNAUTHORIZED: "Missing, wrong or insufficient solver credentials",
   NOT_FOUND: "Not found",
+  SOLVER_NOT_FOUND: "No configured solver has this id",
   DEV_ONLY: "Served by a local devnet only",
   UNSUPPORTED_MEDIA_TYPE: "The body is not JSON",
   PAYLOAD_TOO_LARGE: "The body is over 1 MiB",

@@ -14,6 +14,7 @@ import type { OpenOrdersCache } from "../orders/open-orders-cache.ts";
 import type { OrderService } from "../orders/order-service.ts";
 import type { PointsService } from "../points/service.ts";
 import type { RegistryResponses } from "../registry/responses.ts";
+import type { ScorecardService } from "../scorecards/service.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
 import type { QuoteService } from "../swap/quote-service.ts";
 import * as auctions from "./handlers/auctions.ts";
@@ -27,6 +28,7 @@ import * as orders from "./handlers/orders.ts";
 import * as points from "./handlers/points.ts";
 import * as registry from "./handlers/registry.ts";
 import * as logos from "./handlers/solver-logos.ts";
+import * as solvers from "./handlers/solvers.ts";
 import * as swap from "./handlers/swap.ts";
 import * as system from "./handlers/system.ts";
 import type { Lifecycle } from "./lifecycle.ts";
@@ -58,6 +60,8 @@ export interface DeploymentServices {
   /** GET /orders/stream: the replica's order streams, their limits, and the solvers whose streams they check. */
   orderStreams: orderStream.OrderStreamServices;
   liquidity: LiquidityService;
+  /** GET /solvers: the solvers' cooldowns and scorecards. */
+  scorecards: ScorecardService;
   discounts: DiscountService;
   solverDiscounts: SolverDiscounts;
   dev: dev.DevHelpers;
@@ -120,6 +124,9 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
 
     route({ method: "POST", url: "/liquidity", listener: "public", schema: liquidity.liquiditySchema, handler: liquidity.liquidity(services.liquidity) }),
     route({ method: "POST", url: "/liquidity-batch", listener: "public", schema: liquidity.liquidityBatchSchema, handler: liquidity.liquidityBatch(services.liquidity) }),
+
+    route({ method: "GET", url: "/solvers", listener: "public", schema: solvers.solversSchema, handler: solvers.solvers(services.scorecards, services.publicUrl) }),
+    route({ method: "GET", url: "/solvers/:id", listener: "public", schema: solvers.solverSchema, handler: solvers.solver(services.scorecards, services.publicUrl) }),
 
     route({ method: "POST", url: "/discount", listener: "public", schema: discounts.discountSchema, handler: discounts.discount(services.discounts) }),
     route({ method: "GET", url: "/discounts", listener: "internal", ...(internalSolverOnly ? { onRequest: internalSolverOnly } : {}), schema: discounts.liveDiscountsSchema, handler: discounts.liveDiscounts(services.solverDiscounts) }),

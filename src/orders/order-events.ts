@@ -14,6 +14,8 @@ export interface OrderStatusChanged {
    */
   eventId: bigint;
   orderId: string;
+  /** The solver the order is assigned to (the per-process solver metrics count by it). */
+  solverId: string;
   from: OrderStatus | null;
   to: OrderStatus;
 }

@@ -181,8 +181,11 @@ export class OrderService {
     const now = context.clock.now();
     if (results.length > 0)
       context.rounds?.observed({ swapper: terms.swapper, answers: roundAnswers(results), at: now });
-    await this.quotes.saveAnswers(answerRows(results, requestId, "order", now));
     const best = rankQuotes(results).find((result) => result.outcome.amountOut >= quoted);
+    await this.quotes.saveHardRound(
+      answerRows(results, requestId, "order", now),
+      best?.participant.solver.id,
+    );
     if (!best) {
       throw new QuoteUnavailableError({ reason: "no_solver", solversAsked: participants.length });
     }

@@ -16,11 +16,6 @@ export function priceImprovement(quoted: bigint, committed: bigint): PriceImprov
   return { amount: delta.toString(), bps: quoted === 0n ? 0 : Number(floorDiv(delta * 10_000n, quoted)) };
 }
 
-/** The same bps as an SQL expression over two numeric columns (for aggregates that average it in the database). */
-export function priceImprovementBpsSql(quoted: string, committed: string): string {
-  return `coalesce(floor((${committed} - ${quoted}) * 10000 / nullif(${quoted}, 0)), 0)`;
-}
-
 /** The sum of the amounts of `entries` paid in `token` (addresses compared case-insensitively). */
 export function amountIn(
   entries: ReadonlyArray<{ token: string; amount: string | bigint }>,

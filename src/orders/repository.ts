@@ -90,7 +90,9 @@ export class OrderRepository {
     });
     if (inserted) {
       const { row, eventId } = inserted;
-      this.events.publish([{ kind: "status", eventId, orderId: row.orderId, from: null, to: "open" }]);
+      this.events.publish([
+        { kind: "status", eventId, orderId: row.orderId, solverId: row.solverId, from: null, to: "open" },
+      ]);
       return { order: row, created: true };
     }
     const winner = await this.findByQuoteId(order.quoteId);

@@ -251,8 +251,9 @@ export class OrderSettlement {
         ...(change.settledAmounts !== undefined ? { settledAmounts: change.settledAmounts } : {}),
       })
       .where(and(eq(orders.orderId, change.orderId), eq(orders.status, change.from)))
-      .returning({ orderId: orders.orderId });
-    if (updated.length === 0) return undefined;
+      .returning({ orderId: orders.orderId, solverId: orders.solverId });
+    const row = updated[0];
+    if (!row) return undefined;
     const [history] = await tx
       .insert(orderStatusHistory)
       .values({
@@ -269,6 +270,7 @@ export class OrderSettlement {
       kind: "status",
       eventId: history!.id,
       orderId: change.orderId,
+      solverId: row.solverId,
       from: change.from,
       to: change.to,
     };

@@ -4,6 +4,13 @@
 // no query builder runs per request: the rows travel as three JSON arrays, expanded by jsonb_to_recordset. The
 // columns of each come from the drizzle table (db/json-recordset.ts).
 import { jsonRecordset } from "../db/json-recordset.ts";
+import {
+  type AnswerFact,
+  answerStatsJson,
+  answerStatsRows,
+  upsertAnswerStatsSql,
+  type WinFact,
+} from "../scorecards/answer-stats.ts";
 import { quoteRequests, quotes, solverAnswers } from "./tables.ts";
 
 export type QuoteRequestInsert = typeof quoteRequests.$inferInsert;
@@ -21,7 +28,9 @@ const requestRecords = jsonRecordset(quoteRequests);
 const answerRecords = jsonRecordset(solverAnswers);
 const quoteRecords = jsonRecordset(quotes);
 
-export const SAVE_QUOTE_ROUNDS_SQL = `
+/** The statement; `scorecards: false` leaves out the scorecards' upsert (the bench's baseline only). */
+export function saveQuoteRoundsSql(options: { scorecards: boolean }): string {
+  return `
 with requests as (
   insert into quote_requests (${requestRecords.columns})
   select ${requestRecords.select("r")}
@@ -33,16 +42,83 @@ with requests as (
     as a(${answerRecords.names}, position)
   -- Ids in the order the answers were given, as one multi-row INSERT would assign them.
   order by a.position
-)
+)${
+    options.scorecards
+      ? `, answer_stats as (
+  -- The scorecards' counts, in the same statement: stored together with the answers or not at all.
+  ${upsertAnswerStatsSql("$4")}
+)`
+      : ""
+  }
 insert into quotes (${quoteRecords.columns})
 select ${quoteRecords.select("q")}
 from jsonb_to_recordset($3::jsonb) as q(${quoteRecords.definitions})`;
+}
 
-/** The statement's parameters: the rounds' requests, answers and entries as three JSON arrays. */
+export const SAVE_QUOTE_ROUNDS_SQL = saveQuoteRoundsSql({ scorecards: true });
+
+/** The statement's parameters: the rounds' requests, answers and entries, and what they add to the scorecards. */
 export function quoteRoundsParams(rounds: readonly QuoteRound[]): unknown[] {
+  const { answers, wins } = quoteRoundsActivity(rounds);
   return [
     requestRecords.json(rounds.map((round) => round.request)),
     answerRecords.json(rounds.flatMap((round) => round.answers)),
     quoteRecords.json(rounds.flatMap((round) => round.entries)),
+    answerStatsJson(answerStatsRows(answers, wins)),
   ];
+}
+
+/** The rounds' answers and soft wins (each round's rank-0 entry) as the scorecards count them. */
+export function quoteRoundsActivity(rounds: readonly QuoteRound[]): {
+  answers: AnswerFact[];
+  wins: WinFact[];
+} {
+  return {
+    answers: rounds.flatMap((round) => round.answers.map(answerFact)),
+    wins: rounds.flatMap((round) =>
+      round.entries
+        .filter((entry) => entry.rank === 0)
+        .map((entry): WinFact => ({ solverId: entry.solverId, kind: "soft", at: entry.createdAt })),
+    ),
+  };
+}
+
+/**
+ * A hard round (POST /order) as ONE statement: its answers, and what they and its winner (if one met the quoted total)
+ * add to the scorecards.
+ */
+export const SAVE_HARD_ROUND_SQL = `
+with answers as (
+  insert into solver_answers (${answerRecords.columns})
+  select ${answerRecords.select("a")}
+  from rows from (jsonb_to_recordset($1::jsonb) as (${answerRecords.definitions})) with ordinality
+    as a(${answerRecords.names}, position)
+  order by a.position
+)
+${upsertAnswerStatsSql("$2")}`;
+
+export function hardRoundActivity(
+  answers: readonly SolverAnswerInsert[],
+  winnerSolverId: string | undefined,
+): { answers: AnswerFact[]; wins: WinFact[] } {
+  const won = answers.find((answer) => answer.solverId === winnerSolverId);
+  return {
+    answers: answers.map(answerFact),
+    wins: won ? [{ solverId: won.solverId, kind: "hard", at: won.createdAt }] : [],
+  };
+}
+
+export function hardRoundParams(answers: readonly SolverAnswerInsert[], winnerSolverId: string | undefined) {
+  const activity = hardRoundActivity(answers, winnerSolverId);
+  return [answerRecords.json(answers), answerStatsJson(answerStatsRows(activity.answers, activity.wins))];
+}
+
+function answerFact(answer: SolverAnswerInsert): AnswerFact {
+  return {
+    solverId: answer.solverId,
+    outcome: answer.outcome,
+    reason: answer.reason ?? null,
+    latencyMs: answer.latencyMs,
+    createdAt: answer.createdAt,
+  };
 }

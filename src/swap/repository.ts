@@ -1,7 +1,16 @@
 // Reads and writes of the quote flow's tables.
 import { asc, eq } from "drizzle-orm";
-import type { Database, Db } from "../db/client.ts";
-import { type QuoteRound, quoteRoundsParams, SAVE_QUOTE_ROUNDS_SQL } from "./quote-round-statement.ts";
+import type { Database } from "../db/client.ts";
+import { noSolverActivity, type SolverActivity } from "../scorecards/activity.ts";
+import {
+  hardRoundActivity,
+  hardRoundParams,
+  type QuoteRound,
+  quoteRoundsActivity,
+  quoteRoundsParams,
+  SAVE_HARD_ROUND_SQL,
+  SAVE_QUOTE_ROUNDS_SQL,
+} from "./quote-round-statement.ts";
 import { quoteRequests, quotes, solverAnswers } from "./tables.ts";
 
 export type QuoteRequestRow = typeof quoteRequests.$inferInsert;
@@ -12,7 +21,10 @@ export type SolverAnswer = typeof solverAnswers.$inferSelect;
 export type StoredQuote = { quote: QuoteRow; request: typeof quoteRequests.$inferSelect };
 
 export class QuoteRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly activity: SolverActivity = noSolverActivity,
+  ) {}
 
   /** Stores one /quote call: the request, every solver answer and every entry, all or nothing (one statement). */
   async saveQuoteRound(
@@ -26,10 +38,19 @@ export class QuoteRepository {
   /** Stores several /quote calls in one statement, all or nothing. */
   async saveQuoteRounds(rounds: readonly QuoteRound[]): Promise<void> {
     await this.database.query(SAVE_QUOTE_ROUNDS_SQL, quoteRoundsParams(rounds));
+    const { answers, wins } = quoteRoundsActivity(rounds);
+    this.activity.answers(answers, wins);
   }
 
-  async saveAnswers(answers: SolverAnswerRow[], tx: Pick<Db, "insert"> = this.database.db): Promise<void> {
-    if (answers.length > 0) await tx.insert(solverAnswers).values(answers);
+  /** Stores a hard round's answers and what they (and its winner, if any) add to the scorecards: one statement. */
+  async saveHardRound(
+    answers: readonly SolverAnswerRow[],
+    winnerSolverId: string | undefined,
+  ): Promise<void> {
+    if (answers.length === 0) return;
+    await this.database.query(SAVE_HARD_ROUND_SQL, hardRoundParams(answers, winnerSolverId));
+    const activity = hardRoundActivity(answers, winnerSolverId);
+    this.activity.answers(activity.answers, activity.wins);
   }
 
   /** Every answer of the round a call ran (solver_answers_request_idx), in the order they were given. */

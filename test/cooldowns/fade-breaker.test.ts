@@ -160,6 +160,13 @@ describe.each(databaseKinds)("solver cooldowns on the devnet (%s)", (kind) => {
     });
     expect(first!.reason).toBe("faded 3 of its last 3 assigned orders that ended");
     expect(await gauge()).toBe("1");
+    // The scorecards show it (GET /solvers reads the same view).
+    const listed = await subject.app.inject({ method: "GET", url: `/api/v1/solvers/${FADER}` });
+    expect(listed.json()).toMatchObject({
+      id: FADER,
+      cooldownUntil: first!.until.toISOString(),
+      cooldownReason: first!.reason,
+    });
 
     // Left out of the next /quote round (never asked), of /liquidity, and of a hard round.
     const asked = fader.requests.length;

@@ -675,6 +675,8 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
       get("/orders/stream", () => ({ ...none(), query: { solverId: "ext_alpha", lastEventId: "1" } }), [401]),
       post("/liquidity", () => ({ tokenIn: chain.core.tokens.rwa, solverIds: ["ext_alpha", "int_gamma"] })),
       post("/liquidity-batch", () => ({ tokensIn: [chain.core.tokens.rwa], solverId: "ext_alpha" })),
+      get("/solvers"),
+      get("/solvers/{id}", () => ({ ...none(), params: { id: "ext_alpha" } })),
       post("/discount", () => json(another.body), [200, 409]),
       get("/dev/faucet"),
       post("/dev/faucet", () => ({ walletAddress: chain.accounts.other.address })),

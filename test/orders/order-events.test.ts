@@ -46,8 +46,22 @@ describe.each(databaseKinds)("order events (%s)", (kind) => {
     const [created, filled] = await historyIds(order.orderId);
     expect(created! < filled!).toBe(true);
     expect(heard).toEqual([
-      { kind: "status", eventId: created, orderId: order.orderId, from: null, to: "open" },
-      { kind: "status", eventId: filled, orderId: order.orderId, from: "open", to: "filled" },
+      {
+        kind: "status",
+        eventId: created,
+        orderId: order.orderId,
+        solverId: order.solverId,
+        from: null,
+        to: "open",
+      },
+      {
+        kind: "status",
+        eventId: filled,
+        orderId: order.orderId,
+        solverId: order.solverId,
+        from: "open",
+        to: "filled",
+      },
     ]);
 
     unsubscribe();

@@ -1,0 +1,385 @@
+// The scorecard aggregates against a recount from the raw rows, on PGlite and PostgreSQL: after batches of /quote
+// rounds and hard rounds (the round statements), orders created, filled, expired and cancelled (the trigger on
+// orders), after a reorg rewind that takes fills back, and the migration's backfill run on the same rows.
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../src/db/client.ts";
+import { indexedBlocks } from "../../src/indexer/tables.ts";
+import { OrderEvents } from "../../src/orders/order-events.ts";
+import { OrderRepository } from "../../src/orders/repository.ts";
+import { OrderSettlement } from "../../src/orders/settlement.ts";
+import { bucketStartOf } from "../../src/scorecards/answer-stats.ts";
+import { latencyBucket } from "../../src/scorecards/latency-buckets.ts";
+import { mulberry32 } from "../../src/shared/seeded-random.ts";
+import type { QuoteRound } from "../../src/swap/quote-round-statement.ts";
+import { QuoteRepository, type SolverAnswerRow } from "../../src/swap/repository.ts";
+import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { newOrder } from "../support/order-rows.ts";
+
+const SOLVERS = ["ext_a", "ext_b", "int_c"];
+const REASONS = [
+  "timeout",
+  "http_status",
+  "invalid_body",
+  "echo_mismatch",
+  "wrong_filler",
+  "zero_amount",
+  "network",
+] as const;
+const START = Date.parse("2026-11-20T10:58:30.000Z");
+const MIGRATION = readFileSync(
+  new URL("../../src/db/migrations/0008_solver_stats.sql", import.meta.url),
+  "utf8",
+);
+
+type Row = Record<string, unknown>;
+
+/** Rows keyed span|bucket|solver, histograms without trailing zeros, numbers as numbers. */
+function normalize(rows: readonly Row[]): Map<string, Row> {
+  return new Map(
+    rows.map((row) => {
+      const normal: Row = {};
+      for (const [key, value] of Object.entries(row)) {
+        if (Array.isArray(value)) {
+          const counts = value.map(Number);
+          while (counts.length > 0 && counts[counts.length - 1] === 0) counts.pop();
+          normal[key] = counts;
+        } else if (value instanceof Date) normal[key] = value.toISOString();
+        else if (key === "span" || key === "solver_id" || key === "bucket_start") normal[key] = value;
+        else normal[key] = Number(value);
+      }
+      if (typeof normal.bucket_start === "string")
+        normal.bucket_start = new Date(normal.bucket_start).toISOString();
+      return [`${normal.span}|${normal.bucket_start}|${normal.solver_id}`, normal];
+    }),
+  );
+}
+
+/** A recount row at (span, bucket, solver), created empty. */
+function rowAt(rows: Map<string, Row>, span: string, at: Date, solverId: string, empty: () => Row): Row {
+  const bucket = bucketStartOf(span as "hour" | "minute", at).toISOString();
+  const key = `${span}|${bucket}|${solverId}`;
+  let row = rows.get(key);
+  if (!row) {
+    row = { span, bucket_start: bucket, solver_id: solverId, ...empty() };
+    rows.set(key, row);
+  }
+  return row;
+}
+
+function addBucket(row: Row, column: string, bucket: number, by = 1): void {
+  const counts = row[column] as number[];
+  while (counts.length <= bucket) counts.push(0);
+  counts[bucket]! += by;
+}
+
+describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
+  let database: Database;
+  let quotesRepo: QuoteRepository;
+  let orders: OrderRepository;
+  let settlement: OrderSettlement;
+  const random = mulberry32(15);
+  /** Hard-round winners and the orders they made, to settle later. */
+  const placed: Array<{ orderId: string; createdAt: Date }> = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    quotesRepo = new QuoteRepository(database);
+    orders = new OrderRepository(database, new OrderEvents());
+    settlement = new OrderSettlement(database);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  async function stored(table: string): Promise<Map<string, Row>> {
+    return normalize(await database.query<Row>(`select * from ${table}`));
+  }
+
+  /** Every solver_answer_stats row, recounted from solver_answers, quotes (rank 0) and orders (hard wins). */
+  async function recountAnswers(): Promise<Map<string, Row>> {
+    const rows = new Map<string, Row>();
+    const empty = () => ({
+      offered: 0,
+      quoted: 0,
+      declined: 0,
+      ...Object.fromEntries(REASONS.map((reason) => [`rejected_${reason}`, 0])),
+      soft_wins: 0,
+      hard_wins: 0,
+      latency_counts: [] as number[],
+    });
+    const answers = await database.query<Row>(
+      `select a.solver_id, a.outcome, a.reason, a.latency_ms, a.created_at,
+              exists (select 1 from orders o where a.round = 'order' and o.request_id = a.request_id
+                        and o.solver_id = a.solver_id) as won
+         from solver_answers a`,
+    );
+    for (const answer of answers) {
+      for (const span of ["hour", "minute"]) {
+        const row = rowAt(
+          rows,
+          span,
+          new Date(answer.created_at as string),
+          answer.solver_id as string,
+          empty,
+        );
+        (row.offered as number)++;
+        if (answer.outcome === "quoted") (row.quoted as number)++;
+        if (answer.outcome === "declined") (row.declined as number)++;
+        if (answer.reason) (row[`rejected_${answer.reason}`] as number)++;
+        if (answer.won) (row.hard_wins as number)++;
+        if (answer.reason !== "timeout" && answer.reason !== "network")
+          addBucket(row, "latency_counts", latencyBucket(Number(answer.latency_ms)));
+      }
+    }
+    const wins = await database.query<Row>("select solver_id, created_at from quotes where rank = 0");
+    for (const win of wins) {
+      for (const span of ["hour", "minute"]) {
+        (rowAt(rows, span, new Date(win.created_at as string), win.solver_id as string, empty)
+          .soft_wins as number)++;
+      }
+    }
+    return normalize([...rows.values()]);
+  }
+
+  /** Every solver_order_stats row, recounted from orders, their quotes and the fill blocks' times. */
+  async function recountOrders(): Promise<Map<string, Row>> {
+    const rows = new Map<string, Row>();
+    const empty = () => ({
+      assigned: 0,
+      filled: 0,
+      expired: 0,
+      improvement_bps_sum: 0,
+      improvement_count: 0,
+      fill_latency_counts: [] as number[],
+    });
+    const stored = await database.query<Row>(
+      `select o.solver_id, o.status, o.created_at, o.outputs, q.amount_out as quoted, b.timestamp as fill_time
+         from orders o join quotes q on q.quote_id = o.quote_id
+         left join indexed_blocks b on b.number = o.fill_block_number`,
+    );
+    for (const order of stored) {
+      const createdAt = new Date(order.created_at as string);
+      for (const span of ["hour", "minute"]) {
+        const row = rowAt(rows, span, createdAt, order.solver_id as string, empty);
+        (row.assigned as number)++;
+        if (order.status === "expired") (row.expired as number)++;
+        if (order.status !== "filled") continue;
+        (row.filled as number)++;
+        const quoted = BigInt(order.quoted as string);
+        const committed = (order.outputs as Array<{ amount: string }>).reduce(
+          (sum, o) => sum + BigInt(o.amount),
+          0n,
+        );
+        // floor, also for a negative difference
+        const scaled = (committed - quoted) * 10000n;
+        const bps = scaled / quoted - (scaled % quoted < 0n ? 1n : 0n);
+        (row.improvement_bps_sum as number) += Number(bps);
+        (row.improvement_count as number)++;
+        const latency = Math.max(0, Number(order.fill_time) * 1000 - createdAt.getTime());
+        addBucket(row, "fill_latency_counts", latencyBucket(latency));
+      }
+    }
+    return normalize([...rows.values()]);
+  }
+
+  /** Random /quote rounds (stored in batches) and hard rounds over three hours, each winner's order created. */
+  async function playRounds(count: number): Promise<void> {
+    let batch: QuoteRound[] = [];
+    for (let i = 0; i < count; i++) {
+      const at = new Date(START + Math.floor(random() * 3 * 3600_000));
+      const requestId = randomUUID();
+      const answers: SolverAnswerRow[] = SOLVERS.map((solverId) => answer(requestId, "quote", solverId, at));
+      const quoted = answers
+        .filter((a) => a.outcome === "quoted")
+        .sort((a, b) => (BigInt(b.amountOut!) > BigInt(a.amountOut!) ? 1 : -1));
+      const entries = quoted.map((a, rank) => ({
+        quoteId: a.quoteId,
+        requestId,
+        solverId: a.solverId,
+        filler: "0x00000000000000000000000000000000000000f1",
+        rank,
+        tokenIn: "0x0000000000000000000000000000000000000001",
+        amountIn: "1000000000000000000",
+        tokenOut: "0x0000000000000000000000000000000000000002",
+        amountOut: a.amountOut!,
+        outputs: [],
+        deadline: 1_900_000_000,
+        nonce: String(i),
+        protocol: "0x0000000000000000000000000000000000000004",
+        createdAt: at,
+      }));
+      batch.push({ request: request(requestId, at), answers, entries });
+      if (batch.length === 4 || i === count - 1) {
+        await quotesRepo.saveQuoteRounds(batch);
+        batch = [];
+      }
+      const taken = entries[0];
+      if (!taken || random() < 0.3) continue;
+      // The hard round: everyone asked again; the best answer meeting the quoted total wins and becomes the order.
+      const hardAt = new Date(at.getTime() + 5000);
+      const hardId = randomUUID();
+      const hard = SOLVERS.map((solverId) => answer(hardId, "order", solverId, hardAt, taken.quoteId));
+      const winner = hard
+        .filter((a) => a.outcome === "quoted" && BigInt(a.amountOut!) >= BigInt(taken.amountOut))
+        .sort((a, b) => (BigInt(b.amountOut!) > BigInt(a.amountOut!) ? 1 : -1))[0];
+      await quotesRepo.saveHardRound(hard, winner?.solverId);
+      if (!winner) continue;
+      const order = newOrder(winner.solverId, hardAt, {
+        quoteId: taken.quoteId,
+        requestId: hardId,
+        quoteRequestId: taken.requestId,
+        tokenOut: taken.tokenOut,
+        // As POST /order stores them: the entry's quoted total and the total the Order commits.
+        quotedAmountOut: taken.amountOut,
+        committedAmountOut: winner.amountOut!,
+        outputs: [
+          { token: taken.tokenOut, recipient: "0x0000000000000000000000000000000000000005", amount: "1000" },
+          {
+            token: taken.tokenOut,
+            recipient: "0x0000000000000000000000000000000000000006",
+            amount: (BigInt(winner.amountOut!) - 1000n).toString(),
+          },
+        ],
+      });
+      const { order: row } = await orders.createOnce(order);
+      placed.push({ orderId: row.orderId, createdAt: row.createdAt });
+    }
+  }
+
+  function answer(
+    requestId: string,
+    round: "quote" | "order",
+    solverId: string,
+    at: Date,
+    quoteId: string = randomUUID(),
+  ): SolverAnswerRow {
+    const roll = random();
+    const latencyMs = Math.round(Math.exp(random() * Math.log(20_000)) * 1000) / 1000 - 0.5;
+    const base = { requestId, round, solverId, quoteId, detail: null, legs: 1, createdAt: at };
+    if (roll < 0.6) {
+      const amountOut = (980_000n + BigInt(Math.floor(random() * 40_000))).toString();
+      return { ...base, outcome: "quoted", reason: null, latencyMs, amountOut };
+    }
+    if (roll < 0.75) return { ...base, outcome: "declined", reason: null, latencyMs, amountOut: null };
+    const reason = REASONS[Math.floor(random() * REASONS.length)]!;
+    return { ...base, outcome: "rejected", reason, detail: `why ${reason}`, latencyMs, amountOut: null };
+  }
+
+  function request(requestId: string, at: Date) {
+    return {
+      requestId,
+      swapper: "0x0000000000000000000000000000000000000005",
+      tokenIn: "0x0000000000000000000000000000000000000001",
+      tokenOut: "0x0000000000000000000000000000000000000002",
+      amount: "1000000000000000000",
+      outputs: [],
+      solverIds: null,
+      routingPreference: "BEST_PRICE",
+      permitAmount: null,
+      inventoryBlock: null,
+      createdAt: at,
+    };
+  }
+
+  it("answer counts equal a recount of the stored answers after batches of /quote and hard rounds", async () => {
+    await playRounds(120);
+    expect(placed.length).toBeGreaterThan(20);
+    const live = await stored("solver_answer_stats");
+    expect(live).toEqual(await recountAnswers());
+    // Both spans of every solver were written, and histograms are not empty.
+    expect([...live.values()].filter((row) => row.span === "hour").length).toBeGreaterThanOrEqual(
+      SOLVERS.length,
+    );
+    expect([...live.values()].some((row) => (row.latency_counts as number[]).length > 10)).toBe(true);
+  });
+
+  it("order counts follow creation, fills, expiries and cancels, and a reorg rewind takes fills back", async () => {
+    // Blocks 1..n, one per order, each a few seconds to minutes after the order it may fill.
+    const blocks = placed.map((order, index) => ({
+      number: BigInt(index + 1),
+      hash: `0x${(index + 1).toString(16).padStart(64, "0")}`,
+      parentHash: `0x${index.toString(16).padStart(64, "0")}`,
+      timestamp: BigInt(Math.floor(order.createdAt.getTime() / 1000) + 1 + Math.floor(random() * 300)),
+    }));
+    await database.db.insert(indexedBlocks).values(blocks);
+    const at = new Date(START + 4 * 3600_000);
+    await database.db.transaction(async (tx) => {
+      for (const [index, order] of placed.entries()) {
+        const roll = random();
+        const blockNumber = BigInt(index + 1);
+        if (roll < 0.6) {
+          await settlement.change(tx, {
+            orderId: order.orderId,
+            from: "open",
+            to: "filled",
+            reason: "Fill event",
+            blockNumber,
+            txHash: "0x01",
+            at,
+          });
+        } else if (roll < 0.8) {
+          await settlement.change(tx, {
+            orderId: order.orderId,
+            from: "open",
+            to: "expired",
+            reason: "expired",
+            blockNumber,
+            at,
+          });
+        } else if (roll < 0.9) {
+          await settlement.change(tx, {
+            orderId: order.orderId,
+            from: "open",
+            to: "cancelled",
+            reason: "nonce",
+            blockNumber,
+            at,
+          });
+        }
+      }
+    });
+    const settled = await stored("solver_order_stats");
+    expect(settled).toEqual(await recountOrders());
+    const filled = [...settled.values()]
+      .filter((row) => row.span === "hour")
+      .reduce((n, row) => n + (row.filled as number), 0);
+    expect(filled).toBeGreaterThan(5);
+
+    // A reorg back to the middle block: every later fill, expiry and cancel goes back to open.
+    const forkPoint = BigInt(Math.floor(placed.length / 2));
+    const rewound = await database.db.transaction((tx) => settlement.rewindAbove(tx, forkPoint, at));
+    expect(rewound.some((change) => change.from === "filled" && change.to === "open")).toBe(true);
+    const after = await stored("solver_order_stats");
+    expect(after).toEqual(await recountOrders());
+    const filledAfter = [...after.values()]
+      .filter((row) => row.span === "hour")
+      .reduce((n, row) => n + (row.filled as number), 0);
+    expect(filledAfter).toBeLessThan(filled);
+  });
+
+  it("the migration's backfill computes the same rows from the stored answers and orders", async () => {
+    const answersBefore = await stored("solver_answer_stats");
+    const ordersBefore = await stored("solver_order_stats");
+    const backfill = MIGRATION.split("--> statement-breakpoint")
+      .map((statement) => statement.trim())
+      .filter((statement) => /^(-- .*\n)*INSERT INTO "solver_(answer|order)_stats"/.test(statement));
+    expect(backfill).toHaveLength(3);
+    await database.db.transaction(async (tx) => {
+      await tx.execute("truncate solver_answer_stats, solver_order_stats");
+      for (const statement of backfill) await tx.execute(statement);
+    });
+    expect(await stored("solver_answer_stats")).toEqual(answersBefore);
+    expect(await stored("solver_order_stats")).toEqual(ordersBefore);
+  });
+
+  it("buckets latencies as the database does, at and around every bound", async () => {
+    const samples = [0, 0.999, 1, 1.001, 1.188, 1.189, 41.5, 1000, 1024, 14107900.792, 2e7];
+    const rows = await database.query<{ ms: number; bucket: number }>(
+      "select ms, solver_latency_bucket(ms) as bucket from unnest($1::float8[]) as ms",
+      [samples],
+    );
+    expect(rows.map((row) => Number(row.bucket))).toEqual(samples.map(latencyBucket));
+  });
+});
