@@ -1,0 +1,52 @@
+// A delete of rows nobody reads any more, run at start and then every interval on every replica: the delete is
+// idempotent and cheap when there is nothing to drop, so no replica has to be chosen for it. One run at a time; a
+// failed run (the database out of reach) is logged and tried again at the next interval.
+import type { Logger } from "../logger.ts";
+
+export interface PeriodicPruneOptions {
+  intervalMs: number;
+  /** Deletes what has aged out; resolves with how many rows went. */
+  prune: () => Promise<number>;
+  logger: Logger;
+  /** What is pruned, for the log lines ("order changes older than the stream retention"). */
+  what: string;
+}
+
+export class PeriodicPrune {
+  #timer: NodeJS.Timeout | undefined;
+  #pruning: Promise<number> | undefined;
+
+  constructor(private readonly options: PeriodicPruneOptions) {}
+
+  start(): void {
+    this.#timer ??= setInterval(() => void this.prune(), this.options.intervalMs);
+    this.#timer.unref();
+    void this.prune();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#pruning;
+  }
+
+  /** Runs a prune now (or joins the one running); resolves with how many rows went (0 after a failure). */
+  prune(): Promise<number> {
+    this.#pruning ??= this.#prune().finally(() => {
+      this.#pruning = undefined;
+    });
+    return this.#pruning;
+  }
+
+  async #prune(): Promise<number> {
+    const { logger, what } = this.options;
+    try {
+      const deleted = await this.options.prune();
+      if (deleted > 0) logger.info({ deleted }, `pruned ${what}`);
+      return deleted;
+    } catch (error) {
+      logger.warn({ err: error }, `pruning ${what} failed; retrying at the next interval`);
+      return 0;
+    }
+  }
+}
