@@ -284,15 +284,13 @@ describe("the OpenAPI document", () => {
         const shown = success.filter(([type]) => !type.startsWith("image/"));
         for (const [type, media] of shown) if (!media.examples?.example) missing.push(`${where} 200 ${type}`);
       }
-      // A quote answer and an auction's result name solvers: a deployment without any (this test's devnet
-      // placeholder) shows neither.
+      // A quote answer, an auction's result and one solver's scorecard name a solver: a deployment without any (this
+      // test's devnet placeholder) shows none of them.
       const served = name === "devnet" ? deployment : MAINNET_LIKE;
+      const namingASolver = ["POST /quote", "GET /auctions/{requestId}", "GET /solvers/{id}"];
       expect(missing).toEqual(
         served.solvers.length === 0
-          ? [
-              `${name} POST /quote 200 application/json`,
-              `${name} GET /auctions/{requestId} 200 application/json`,
-            ]
+          ? namingASolver.map((operation) => `${name} ${operation} 200 application/json`)
           : [],
       );
     }
