@@ -34,3 +34,24 @@ export async function readServerMemory(metricsUrl: string): Promise<ServerMemory
   };
   return Object.values(memory).some(Number.isNaN) ? undefined : memory;
 }
+
+/**
+ * Reads the server's memory once its RSS has settled: two readings a second apart within 2 % (at most `limitMs`).
+ * Right after a start the embedded database's heap is still shrinking back from the demo data's load, and a figure
+ * taken then makes whatever follows look smaller than it is.
+ */
+export async function readSettledServerMemory(
+  metricsUrl: string,
+  limitMs = 20_000,
+): Promise<ServerMemory | undefined> {
+  let previous = await readServerMemory(metricsUrl);
+  for (const started = Date.now(); previous && Date.now() - started < limitMs; ) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const next = await readServerMemory(metricsUrl);
+    if (!next) return undefined;
+    const settled = Math.abs(next.rssMb - previous.rssMb) <= previous.rssMb * 0.02;
+    previous = next;
+    if (settled) break;
+  }
+  return previous;
+}

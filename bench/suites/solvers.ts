@@ -134,6 +134,8 @@ async function runOnDatabase(
   const own = ownDatabase(kind, "solvers");
   const solverIds = fixture.deployment.deployment.solvers.map((solver) => solver.id);
   log(`${kind}: generating the dataset (scale ${scale})`);
+  // Generated on every run: a fresh database, so no schema of an older build is measured.
+  await own.reset();
   const dataset = await withDatabase(kind, async (database) => {
     // The server keeps chain-bound rows only for the chain it serves: this run's anvil.
     await database.query(

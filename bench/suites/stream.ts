@@ -22,7 +22,7 @@ import type { BenchDatabaseKind } from "../dataset/store.ts";
 import { type BenchDatabase, ownDatabase, pgliteDatabase } from "../lib/bench-databases.ts";
 import { loadAverage } from "../lib/machine.ts";
 import type { RunningProcess } from "../lib/processes.ts";
-import { readServerMemory } from "../lib/server-memory.ts";
+import { readServerMemory, readSettledServerMemory } from "../lib/server-memory.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
 import { listenSse, type ReceivedEvent, type SseListener } from "../lib/sse-listener.ts";
 import { machineLine, runConditions } from "../lib/suite-report.ts";
@@ -174,8 +174,7 @@ async function runOnDatabase(kind: BenchDatabaseKind, idleStreams: number): Prom
     // The devnet picks its internal listener's port itself and writes it beside the API's.
     const { internalApiUrl } = endpoints as typeof endpoints & { internalApiUrl: string };
     const metricsUrl = `${new URL(internalApiUrl).origin}/metrics`;
-    await sleep(1000);
-    const before = await readServerMemory(metricsUrl);
+    const before = await readSettledServerMemory(metricsUrl);
     await openMany(
       idleStreams,
       () => `${a.baseUrl}/orders/stream?swapper=${randomAddress()}`,
