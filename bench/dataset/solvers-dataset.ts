@@ -73,13 +73,15 @@ export async function generateSolversDataset(
     await database.query(`
       insert into orders (order_id, quote_id, request_id, order_hash, status, swapper, filler, solver_id, token_in,
                           amount_in, nonce, deadline, signed_outputs, outputs, swapper_signature, protocol_signature,
-                          encoded_order, finalized, created_at, updated_at)
+                          encoded_order, finalized, created_at, updated_at, quote_request_id, token_out,
+                          quoted_amount_out, committed_amount_out)
       select md5('o' || g)::uuid, q.quote_id, md5('h' || g)::uuid, '0x' || md5('oh' || g) || md5('oh2' || g),
              case when g % 10 < 8 then 'filled' when g % 10 = 8 then 'expired' else 'cancelled' end,
              ${ADDRESS(0x5)}, q.filler, q.solver_id, q.token_in, q.amount_in, g, q.deadline, '[]',
              jsonb_build_array(jsonb_build_object('token', q.token_out, 'recipient', ${ADDRESS(0x5)},
                'amount', (1000000 + g % 300)::text)),
-             '0x', '0x', '0x', true, q.created_at, q.created_at + interval '1 second' * (2 + g % 90)
+             '0x', '0x', '0x', true, q.created_at, q.created_at + interval '1 second' * (2 + g % 90),
+             q.request_id, q.token_out, q.amount_out, 1000000 + g % 300
         from generate_series(0, ${orders - 1}) as g join quotes q on q.quote_id = md5('q' || g)::uuid`);
   } finally {
     await database.query('alter table "orders" enable trigger "orders_record_stats"');
