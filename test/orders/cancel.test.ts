@@ -5,48 +5,36 @@
 // the same through sluice/client, sent with a viem wallet client.
 import { randomUUID } from "node:crypto";
 import { createWalletClient, decodeFunctionData, defineChain, type Hex, http, type LocalAccount } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { reactorAbi } from "../../src/chain/abis.ts";
 import { createSluiceClient, SluiceApiError, sendTransactionRequest } from "../../src/client/index.ts";
-import type { Database } from "../../src/db/client.ts";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { CancelResponseSchema } from "../../src/orders/schemas.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
-import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { databaseKinds } from "../support/db.ts";
 import {
   approveReactor,
   changeOrderStatus,
   fillOrder,
   indexUntilCaughtUp,
   placeOrder,
-  quotingBehaviour,
+  useQuotingSwapApp,
 } from "../support/orders.ts";
-import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
-import { listenForOrderStreams } from "../support/sse.ts";
-import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";
 
 const chain = useTestChain();
 
 describe.each(databaseKinds)("POST /cancel (%s)", (kind) => {
   const clock = new ManualClock(Date.now());
-  let database: Database;
-  let solver: ScriptedSolver;
-  let swap: SwapTestApp;
+  const swap = useQuotingSwapApp(kind, chain, clock, { streams: true });
   let indexer: ReactorIndexer;
   let apiUrl: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    solver = await startScriptedSolver(quotingBehaviour(chain.core.executors[0]!));
-    swap = await createSwapTestApp(chain, database, {
-      clock,
-      solvers: [{ id: "ext_scripted", endpoint: solver.url }],
-    });
     await approveReactor(chain, chain.accounts.swapper);
     indexer = new ReactorIndexer({
-      database,
+      database: swap.database,
       client: chain.publicClient,
       reactor: chain.core.reactor,
       confirmationDepth: 0,
@@ -55,20 +43,12 @@ describe.each(databaseKinds)("POST /cancel (%s)", (kind) => {
       clock,
       logger: silentLogger(),
     });
-    apiUrl = (await listenForOrderStreams(swap.sluice.parts.orderFeed, swap.app)).replace(
-      /\/orders\/stream$/,
-      "",
-    );
-  });
-  afterAll(async () => {
-    await swap?.close();
-    await solver?.close();
-    await database?.close();
+    apiUrl = swap.streamUrl.replace(/\/orders\/stream$/, "");
   });
 
   async function place() {
     clock.set(Number(await chain.now()) * 1000);
-    return placeOrder(chain, swap.app, database);
+    return placeOrder(chain, swap.app, swap.database);
   }
 
   async function cancel(orderId: string) {
@@ -142,7 +122,7 @@ describe.each(databaseKinds)("POST /cancel (%s)", (kind) => {
 
   it("cancels an order waiting for funds too", async () => {
     const row = await place();
-    await changeOrderStatus(database, swap.sluice.parts.orderEvents, {
+    await changeOrderStatus(swap.database, swap.sluice.parts.orderEvents, {
       orderId: row.orderId,
       from: "open",
       to: "insufficient-funds",

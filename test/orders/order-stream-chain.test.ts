@@ -2,23 +2,20 @@
 // by order id sees the fill (with its block, not final), the reorg that removes it (`order` back to open), the fill
 // landing again, and its finalization (`finalized: true`, not a status change), then `end`; reconnecting after
 // that answers 204. GET /orders shows the same fields.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../src/db/client.ts";
+import { describe, expect, it } from "vitest";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
-import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { databaseKinds } from "../support/db.ts";
 import {
   approveReactor,
   fillOrder,
   indexUntilCaughtUp,
   placeOrder,
-  quotingBehaviour,
+  useQuotingSwapApp,
 } from "../support/orders.ts";
-import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
-import { listenForOrderStreams, openSse, type SseEvent } from "../support/sse.ts";
-import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";
+import { openSse, type SseEvent } from "../support/sse.ts";
 
 const chain = useTestChain();
 
@@ -32,31 +29,13 @@ interface Record {
 
 describe.each(databaseKinds)("order stream and the chain (%s)", (kind) => {
   const clock = new ManualClock(Date.now());
-  let database: Database;
-  let solver: ScriptedSolver;
-  let swap: SwapTestApp;
-  let streamUrl: string;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    solver = await startScriptedSolver(quotingBehaviour(chain.core.executors[0]!));
-    swap = await createSwapTestApp(chain, database, {
-      clock,
-      solvers: [{ id: "ext_scripted", endpoint: solver.url }],
-    });
-    streamUrl = await listenForOrderStreams(swap.sluice.parts.orderFeed, swap.app);
-  });
-  afterAll(async () => {
-    await swap?.close();
-    await solver?.close();
-    await database?.close();
-  });
+  const swap = useQuotingSwapApp(kind, chain, clock, { streams: true });
 
   it("streams the fill, the reorg that removes it, the fill again and its finalization, then ends", async () => {
     clock.set(Number(await chain.now()) * 1000);
     await approveReactor(chain, chain.accounts.swapper);
     const indexer = new ReactorIndexer({
-      database,
+      database: swap.database,
       client: chain.publicClient,
       reactor: chain.core.reactor,
       confirmationDepth: 0,
@@ -67,8 +46,8 @@ describe.each(databaseKinds)("order stream and the chain (%s)", (kind) => {
       logger: silentLogger(),
     });
     const catchUp = () => indexUntilCaughtUp(indexer);
-    const row = await placeOrder(chain, swap.app, database);
-    const stream = await openSse(`${streamUrl}?orderId=${row.orderId}`);
+    const row = await placeOrder(chain, swap.app, swap.database);
+    const stream = await openSse(`${swap.streamUrl}?orderId=${row.orderId}`);
     const records = (events: SseEvent[]) =>
       events.filter((e) => e.event === "order").map((e) => JSON.parse(e.data) as Record);
     try {
@@ -114,10 +93,10 @@ describe.each(databaseKinds)("order stream and the chain (%s)", (kind) => {
       expect(end).toMatchObject({ event: "end", id: events.at(-2)!.id });
 
       // Reconnecting after the end: nothing more will come.
-      const again = await openSse(`${streamUrl}?orderId=${row.orderId}`, { "last-event-id": end.id! });
+      const again = await openSse(`${swap.streamUrl}?orderId=${row.orderId}`, { "last-event-id": end.id! });
       expect(again.status).toBe(204);
       // A fresh stream gets the final snapshot and ends at once.
-      const fresh = await openSse(`${streamUrl}?orderId=${row.orderId}`);
+      const fresh = await openSse(`${swap.streamUrl}?orderId=${row.orderId}`);
       const freshEvents = await fresh.until((all) => all.some((e) => e.event === "end"));
       expect(freshEvents.map((e) => e.event)).toEqual(["snapshot", "end"]);
 

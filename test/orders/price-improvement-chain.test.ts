@@ -2,8 +2,7 @@
 // with a 25 bps fee output beside the swapper's. The order shows both rounds' request ids, the quoted and committed
 // totals and the improvement (exact amount and floored bps); after the fill, the recipients' tUSD balances grew by
 // exactly `settledAmountOut`, and the order stream's fill event carries the same fields as GET /orders.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../src/db/client.ts";
+import { describe, expect, it } from "vitest";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
@@ -11,7 +10,7 @@ import { OrderRepository } from "../../src/orders/repository.ts";
 import { OrderRecordSchema } from "../../src/orders/schemas.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
-import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { databaseKinds } from "../support/db.ts";
 import {
   approveReactor,
   fillOrder,
@@ -20,36 +19,17 @@ import {
   quotingBehaviour,
   requestFromSignatureData,
   tokenBalance,
+  useQuotingSwapApp,
 } from "../support/orders.ts";
 import { signRequest } from "../support/requests.ts";
-import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
-import { listenForOrderStreams, openSse } from "../support/sse.ts";
-import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";
+import { openSse } from "../support/sse.ts";
 
 const chain = useTestChain();
 const RWA = 10n ** 18n;
 
 describe.each(databaseKinds)("price improvement on the devnet (%s)", (kind) => {
   const clock = new ManualClock(Date.now());
-  let database: Database;
-  let solver: ScriptedSolver;
-  let swap: SwapTestApp;
-  let streamUrl: string;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    solver = await startScriptedSolver(quotingBehaviour(chain.core.executors[0]!));
-    swap = await createSwapTestApp(chain, database, {
-      clock,
-      solvers: [{ id: "ext_scripted", endpoint: solver.url }],
-    });
-    streamUrl = await listenForOrderStreams(swap.sluice.parts.orderFeed, swap.app);
-  });
-  afterAll(async () => {
-    await swap?.close();
-    await solver?.close();
-    await database?.close();
-  });
+  const swap = useQuotingSwapApp(kind, chain, clock, { streams: true });
 
   it("shows the hard round's improvement over the quote, and the fill delivers settledAmountOut", async () => {
     clock.set(Number(await chain.now()) * 1000);
@@ -58,7 +38,7 @@ describe.each(databaseKinds)("price improvement on the devnet (%s)", (kind) => {
     const usd = chain.core.tokens.usd.toLowerCase() as `0x${string}`;
     await approveReactor(chain, swapper);
     const indexer = new ReactorIndexer({
-      database,
+      database: swap.database,
       client: chain.publicClient,
       reactor: chain.core.reactor,
       confirmationDepth: 0,
@@ -69,7 +49,7 @@ describe.each(databaseKinds)("price improvement on the devnet (%s)", (kind) => {
     });
 
     // The /quote round: 98 tUSD for 100 tRWA, a 25 bps fee to the fee recipient.
-    solver.setBehaviour(quotingBehaviour(chain.core.executors[0]!));
+    swap.solver.setBehaviour(quotingBehaviour(chain.core.executors[0]!));
     const quoted = await swap.app.inject({
       method: "POST",
       url: "/api/v1/quote",
@@ -88,7 +68,7 @@ describe.each(databaseKinds)("price improvement on the devnet (%s)", (kind) => {
     );
 
     // The hard round: the same solver now bids 98.5 tUSD.
-    solver.setBehaviour({
+    swap.solver.setBehaviour({
       kind: "quote",
       filler: chain.core.executors[0]!,
       amountOut: (request) => (BigInt(request.amount) * 985n) / 1000n / 10n ** 12n,
@@ -122,14 +102,14 @@ describe.each(databaseKinds)("price improvement on the devnet (%s)", (kind) => {
       { token: usd, recipient: fee, amount: "245000" },
     ]);
 
-    const stream = await openSse(`${streamUrl}?orderId=${orderId}`);
+    const stream = await openSse(`${swap.streamUrl}?orderId=${orderId}`);
     try {
       await stream.until((events) => events.some((e) => e.event === "snapshot"));
       const before = await Promise.all([
         tokenBalance(chain, usd, swapper.address),
         tokenBalance(chain, usd, fee),
       ]);
-      const row = await new OrderRepository(database, new OrderEvents()).findById(orderId);
+      const row = await new OrderRepository(swap.database, new OrderEvents()).findById(orderId);
       await fillOrder(chain, row!);
       await indexUntilCaughtUp(indexer);
       const after = await Promise.all([

@@ -4,6 +4,7 @@
 import type { Address, Hex, LocalAccount } from "viem";
 import { maxUint256 } from "viem";
 import { afterAll, beforeAll } from "vitest";
+import type { Sluice } from "../../src/app/sluice.ts";
 import { executorAbi, testERC20Abi } from "../../src/chain/abis.ts";
 import { decodeOrder, type Request } from "../../src/chain/order.ts";
 import type { Clock } from "../../src/clock.ts";
@@ -19,14 +20,19 @@ import { createTestDatabase } from "./db.ts";
 import { lateProxy } from "./late.ts";
 import { signRequest } from "./requests.ts";
 import { type ScriptedSolver, type SolverBehaviour, startScriptedSolver } from "./solver-server.ts";
+import { listenForOrderStreams } from "./sse.ts";
 import { createSwapTestApp } from "./swap.ts";
 
 export interface QuotingSwapApp {
   readonly database: Database;
   readonly app: App;
+  /** The whole Sluice the server runs in (its parts: the order feed, the order events…). */
+  readonly sluice: Sluice;
   /** The server's order events: an indexer built by a test publishes here, as the server's own would. */
   readonly orderEvents: OrderEvents;
   readonly solver: ScriptedSolver;
+  /** With `streams: true`: the order stream's URL on a free loopback port (the server listening, its feed started). */
+  readonly streamUrl: string;
 }
 
 /** The quoting solver's behaviour: 98% of the input at the tUSD adapter's rate (1 tRWA = 1 tUSD), for `filler`. */
@@ -43,19 +49,39 @@ export function quotingBehaviour(filler: Address): SolverBehaviour {
  * a `kind` database and a swap server on it whose one solver (`solver`), an external scripted one, quotes 98% of the input at
  * the tUSD adapter's rate (1 tRWA = 1 tUSD) for the test Executor. Read the fields inside tests and hooks.
  */
-export function useQuotingSwapApp(kind: DatabaseKind, chain: TestChain, clock: Clock): QuotingSwapApp {
+export function useQuotingSwapApp(
+  kind: DatabaseKind,
+  chain: TestChain,
+  clock: Clock,
+  options: { streams?: boolean } = {},
+): QuotingSwapApp {
   let opened: QuotingSwapApp | undefined;
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     const database = await createTestDatabase(kind);
     const solver = await startScriptedSolver(quotingBehaviour(chain.core.executors[0]!));
-    const { app, runtime } = await createSwapTestApp(chain, database, {
+    const swap = await createSwapTestApp(chain, database, {
       clock,
       solvers: [{ id: "ext_scripted", endpoint: solver.url }],
     });
-    opened = { database, app, orderEvents: runtime.orderEvents, solver };
+    close = () => swap.close();
+    const streamUrl = options.streams
+      ? await listenForOrderStreams(swap.sluice.parts.orderFeed, swap.app)
+      : "";
+    opened = {
+      database,
+      app: swap.app,
+      sluice: swap.sluice,
+      orderEvents: swap.runtime.orderEvents,
+      solver,
+      get streamUrl() {
+        if (!streamUrl) throw new Error("useQuotingSwapApp: pass { streams: true } for the order stream");
+        return streamUrl;
+      },
+    };
   });
   afterAll(async () => {
-    await opened?.app.close();
+    await close?.();
     await opened?.solver.close();
     await opened?.database.close();
   });
