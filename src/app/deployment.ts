@@ -162,7 +162,10 @@ export function buildDeploymentParts(
   // anyway, and its signer's isFiller rides in that same read (src/discounts/live.ts), which also covers a
   // discount published in the middle of a block whose snapshot was read before it.
   const discountRepository = new DiscountRepository(database, { clock });
-  const discountReads = new DiscountChainReads(publicClient, multicall);
+  const discountReads = new DiscountChainReads(publicClient, {
+    ...multicall,
+    onLatestBlock: (head) => blocks.observe(head),
+  });
   const live = new LiveDiscounts({
     repository: discountRepository,
     reads: discountReads,

@@ -45,6 +45,16 @@ export class BlockTracker implements BlockSource {
     return this.#refresh();
   }
 
+  /**
+   * A head read elsewhere (a request that read the latest block itself): adopted when it is newer than the one
+   * known, so what was judged at that block is never followed by answers from an older one.
+   */
+  observe(head: BlockHead): void {
+    if (this.#head && head.number <= this.#head.number) return;
+    this.#head = head;
+    this.#fetchedAt = Date.now();
+  }
+
   #refresh(): Promise<BlockHead> {
     this.#pending ??= this.client
       .getBlock({ blockTag: "latest" })

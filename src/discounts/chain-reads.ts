@@ -4,6 +4,7 @@
 import type { Address, ContractFunctionParameters } from "viem";
 import { liquidLaneAdapterViewAbi } from "../chain/abis.ts";
 import { AdapterReader } from "../chain/adapter-reader.ts";
+import type { BlockHead } from "../chain/blocks.ts";
 import type { ChainPublicClient } from "../chain/client.ts";
 import type { DiscountChainFacts } from "./liveness.ts";
 
@@ -35,8 +36,18 @@ export class DiscountChainReads {
   readonly #multicallAddress: Address | undefined;
   readonly #adapterReader: AdapterReader;
 
-  constructor(client: ChainPublicClient, options: { multicallAddress?: Address } = {}) {
+  readonly #onLatestBlock: ((head: BlockHead) => void) | undefined;
+
+  constructor(
+    client: ChainPublicClient,
+    options: {
+      multicallAddress?: Address;
+      /** Told of each latest block a publish was judged at (the block tracker adopts it if newer). */
+      onLatestBlock?: (head: BlockHead) => void;
+    } = {},
+  ) {
     this.#client = client;
+    this.#onLatestBlock = options.onLatestBlock;
     this.#multicallAddress = options.multicallAddress ?? client.chain?.contracts?.multicall3?.address;
     this.#adapterReader = new AdapterReader(
       client,
@@ -81,6 +92,8 @@ export class DiscountChainReads {
     nonce: bigint;
   }): Promise<DiscountChainFacts> {
     const head = await this.#client.getBlock({ blockTag: "latest" });
+    // Quotes and /liquidity after this publish must not read an older block than the one it was judged at.
+    this.#onLatestBlock?.({ number: head.number, hash: head.hash, timestamp: head.timestamp });
     const [read, nonceUsed] = await Promise.all([
       this.#adapterReader.read({
         adapters: [params.adapter],
