@@ -32,7 +32,8 @@ export async function startSluiceServer(
   const internalPort = await freePort("127.0.0.1");
   const logFd = openSync(options.logFile, "a");
   const child = spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
-    cwd: ROOT,
+    // Another checkout's build (BENCH_SLUICE_ROOT, read at each start) serves an A/B run of two builds.
+    cwd: process.env.BENCH_SLUICE_ROOT ?? ROOT,
     // Every suite's server: request logs at info, no demo data, the profiler when BENCH_SERVER_CPU_PROFILE asks.
     env: {
       ...process.env,
