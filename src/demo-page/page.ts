@@ -167,6 +167,8 @@ step("cancel", async () => {
   const orderId = state.orderId!;
   const { transaction } = await sluice.cancelOrder(orderId);
   const hash = await sendTransactionRequest(wallet, transaction);
+  // Shown once sent: the indexer may report the order cancelled (step 4's watch) before the receipt poll returns.
+  text("cancel-tx", `nonce invalidation sent in ${hash}`);
   await publicClient.waitForTransactionReceipt({ hash });
   text("cancel-tx", `nonce invalidated in ${hash}`);
   for await (const event of sluice.streamOrders({ orderId })) {

@@ -90,8 +90,11 @@ describe("the demo page on a fresh devnet", () => {
     await page.click("#submit");
     await page.waitForSelector("#cancel:not([disabled])", { timeout: 30_000 });
     await page.click("#cancel");
+    // The status (from the order's watch) and the transaction's receipt (the cancel step's) arrive in either order.
     await page.waitForFunction(
-      () => document.getElementById("status")?.textContent === "cancelled",
+      () =>
+        document.getElementById("status")?.textContent === "cancelled" &&
+        document.getElementById("cancel-tx")?.textContent?.startsWith("nonce invalidated in "),
       undefined,
       { timeout: 45_000 },
     );
