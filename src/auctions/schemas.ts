@@ -2,7 +2,7 @@
 // handler's type and the OpenAPI document.
 import { z } from "zod";
 import { AddressSchema, SolverIdSchema, TimestampSchema, Uint256StringSchema } from "../shared/wire.ts";
-import type { SolverRejection } from "../solvers/client.ts";
+import { SOLVER_REJECTIONS } from "../solvers/client.ts";
 
 /** The delay after the quotes' deadline before a round is public (DESIGN: quotes are never leaked while takeable). */
 export const PUBLIC_AFTER_DEADLINE_MS = 10_000;
@@ -12,21 +12,6 @@ export const AuctionParamsSchema = z.object({
     description: "The `requestId` of a POST /quote answer, or of a POST /order call (its hard round)",
   }),
 });
-
-export const SOLVER_REJECTION_REASONS = [
-  "timeout",
-  "network",
-  "http_status",
-  "invalid_body",
-  "echo_mismatch",
-  "zero_amount",
-  "wrong_filler",
-] as const;
-// Every reason the solver client can give is listed (a new one fails to compile here until it is).
-const everyReasonListed: [Exclude<SolverRejection, (typeof SOLVER_REJECTION_REASONS)[number]>] extends [never]
-  ? true
-  : never = true;
-void everyReasonListed;
 
 const OfferedLegSchema = z
   .object({
@@ -43,7 +28,7 @@ const AuctionAnswerSchema = z
       description: "`quoted` (an amount), `declined` (HTTP 204) or `rejected` (no valid quote; see `reason`)",
     }),
     reason: z
-      .enum(SOLVER_REJECTION_REASONS)
+      .enum(SOLVER_REJECTIONS)
       .nullable()
       .meta({ description: "Why a rejected answer counted as no quote; null otherwise" }),
     amountOut: Uint256StringSchema.nullable().meta({

@@ -2479,7 +2479,7 @@ export interface components {
              */
             outcome: "quoted" | "declined" | "rejected";
             /** @description Why a rejected answer counted as no quote; null otherwise */
-            reason: ("timeout" | "network" | "http_status" | "invalid_body" | "echo_mismatch" | "zero_amount" | "wrong_filler") | null;
+            reason: ("timeout" | "http_status" | "invalid_body" | "echo_mismatch" | "wrong_filler" | "zero_amount" | "network") | null;
             /** @description The quoted total in tokenOut base units; null unless quoted */
             amountOut: string | null;
             /** @description From the request sent to the answer judged, in ms */
@@ -2499,7 +2499,7 @@ export interface components {
              */
             outcome: "quoted" | "declined" | "rejected";
             /** @description Why a rejected answer counted as no quote; null otherwise */
-            reason: ("timeout" | "network" | "http_status" | "invalid_body" | "echo_mismatch" | "zero_amount" | "wrong_filler") | null;
+            reason: ("timeout" | "http_status" | "invalid_body" | "echo_mismatch" | "wrong_filler" | "zero_amount" | "network") | null;
             /** @description The quoted total in tokenOut base units; null unless quoted */
             amountOut: string | null;
             /** @description From the request sent to the answer judged, in ms */

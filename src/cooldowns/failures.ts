@@ -8,20 +8,13 @@ import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import type { RoundAnswer, RoundObserver } from "../market/market.ts";
+import { SOLVER_REJECTIONS } from "../solvers/client.ts";
 import type { SolverCooldowns } from "./cooldowns.ts";
 import { failureReason, failuresCallForCooldown } from "./policy.ts";
 import type { CooldownRepository } from "./repository.ts";
 
-/** Rejections that are the solver's failure to answer (every reason src/solvers/client.ts records). */
-export const FAILURE_REASONS: ReadonlySet<string> = new Set([
-  "timeout",
-  "network",
-  "http_status",
-  "invalid_body",
-  "echo_mismatch",
-  "zero_amount",
-  "wrong_filler",
-]);
+/** Rejections that are the solver's failure to answer: every reason the solver client records. */
+export const FAILURE_REASONS: ReadonlySet<string> = new Set(SOLVER_REJECTIONS);
 
 const MINUTE_MS = 60_000;
 

@@ -1,19 +1,9 @@
 // What a batch of rounds adds to the per-minute and per-hour answer counts, computed where the rounds are (no read of
 // the answers back), and the upsert that adds it: one row per key, in key order, so writers on any replica take the
 // rows' locks in the same order and cannot deadlock. The round statements (src/swap) run it as one of their CTEs.
+import { SOLVER_REJECTIONS, type SolverRejection } from "../solvers/client.ts";
 import { addCounts, countOf } from "./latency-buckets.ts";
 import type { StatSpan } from "./tables.ts";
-
-export const ANSWER_REJECTIONS = [
-  "timeout",
-  "http_status",
-  "invalid_body",
-  "echo_mismatch",
-  "wrong_filler",
-  "zero_amount",
-  "network",
-] as const;
-export type AnswerRejection = (typeof ANSWER_REJECTIONS)[number];
 
 /** One stored solver answer, as far as the counts care. */
 export interface AnswerFact {
@@ -38,7 +28,7 @@ export interface AnswerStatsRow {
   offered: number;
   quoted: number;
   declined: number;
-  rejected: Record<AnswerRejection, number>;
+  rejected: Record<SolverRejection, number>;
   softWins: number;
   hardWins: number;
   latencyCounts: number[];
@@ -72,8 +62,8 @@ export function answerStatsRows(answers: readonly AnswerFact[], wins: readonly W
           offered: 0,
           quoted: 0,
           declined: 0,
-          rejected: Object.fromEntries(ANSWER_REJECTIONS.map((r) => [r, 0])) as Record<
-            AnswerRejection,
+          rejected: Object.fromEntries(SOLVER_REJECTIONS.map((r) => [r, 0])) as Record<
+            SolverRejection,
             number
           >,
           softWins: 0,
@@ -90,7 +80,7 @@ export function answerStatsRows(answers: readonly AnswerFact[], wins: readonly W
       if (answer.outcome === "quoted") row.quoted++;
       else if (answer.outcome === "declined") row.declined++;
       else if (answer.reason && answer.reason in row.rejected)
-        row.rejected[answer.reason as AnswerRejection]++;
+        row.rejected[answer.reason as SolverRejection]++;
       if (answered(answer)) addCounts(row.latencyCounts, countOf(answer.latencyMs));
     }
   }
@@ -115,7 +105,7 @@ const COUNT_COLUMNS = [
   "offered",
   "quoted",
   "declined",
-  ...ANSWER_REJECTIONS.map((reason) => `rejected_${reason}`),
+  ...SOLVER_REJECTIONS.map((reason) => `rejected_${reason}`),
   "soft_wins",
   "hard_wins",
 ];
@@ -130,7 +120,7 @@ export function answerStatsJson(rows: readonly AnswerStatsRow[]): string {
       offered: row.offered,
       quoted: row.quoted,
       declined: row.declined,
-      ...Object.fromEntries(ANSWER_REJECTIONS.map((reason) => [`rejected_${reason}`, row.rejected[reason]])),
+      ...Object.fromEntries(SOLVER_REJECTIONS.map((reason) => [`rejected_${reason}`, row.rejected[reason]])),
       soft_wins: row.softWins,
       hard_wins: row.hardWins,
       latency_counts: row.latencyCounts,

@@ -2,7 +2,7 @@
 // document.
 import { z } from "zod";
 import { SolverIdSchema } from "../shared/wire.ts";
-import { ANSWER_REJECTIONS } from "./answer-stats.ts";
+import { SOLVER_REJECTIONS } from "../solvers/client.ts";
 
 const count = z.number().int().min(0);
 const percentiles = (what: string) =>
@@ -28,8 +28,8 @@ export const ScorecardWindowSchema = z
       declined: count.meta({ description: "Answered 204: no quote" }),
       rejected: z
         .object(
-          Object.fromEntries(ANSWER_REJECTIONS.map((reason) => [reason, count])) as Record<
-            (typeof ANSWER_REJECTIONS)[number],
+          Object.fromEntries(SOLVER_REJECTIONS.map((reason) => [reason, count])) as Record<
+            (typeof SOLVER_REJECTIONS)[number],
             typeof count
           >,
         )

@@ -1,7 +1,8 @@
 // A solver's scorecard over the last hour, day and week, summed from the per-minute and per-hour rows. The hour is
 // the current minute and the 59 before it (minute rows), the day and the week the current hour and the 23 or 167
 // before it (hour rows): each window covers between its length less one bucket and its length.
-import { ANSWER_REJECTIONS, type AnswerRejection, bucketStartOf } from "./answer-stats.ts";
+import { SOLVER_REJECTIONS, type SolverRejection } from "../solvers/client.ts";
+import { bucketStartOf } from "./answer-stats.ts";
 import { addCounts, percentile } from "./latency-buckets.ts";
 import type { AnswerStatsRecord, OrderStatsRecord } from "./repository.ts";
 import type { StatSpan } from "./tables.ts";
@@ -31,7 +32,7 @@ export interface ScorecardWindow {
     offered: number;
     quoted: number;
     declined: number;
-    rejected: Record<AnswerRejection, number>;
+    rejected: Record<SolverRejection, number>;
   };
   answerLatencyMs: { p50: number | null; p99: number | null };
   wins: { soft: number; hard: number };
@@ -47,7 +48,7 @@ class Tally {
   offered = 0;
   quoted = 0;
   declined = 0;
-  rejected = Object.fromEntries(ANSWER_REJECTIONS.map((r) => [r, 0])) as Record<AnswerRejection, number>;
+  rejected = Object.fromEntries(SOLVER_REJECTIONS.map((r) => [r, 0])) as Record<SolverRejection, number>;
   softWins = 0;
   hardWins = 0;
   latency: number[] = [];

@@ -6,14 +6,20 @@ import type { Solver } from "./directory.ts";
 import { SolverAnswerTooLargeError, type SolverHttpAnswer, SolverHttpClient } from "./http-client.ts";
 import { type SolverQuoteRequest, SolverQuoteResponseSchema } from "./protocol.ts";
 
-export type SolverRejection =
-  | "timeout"
-  | "network"
-  | "http_status"
-  | "invalid_body"
-  | "echo_mismatch"
-  | "zero_amount"
-  | "wrong_filler";
+/**
+ * Why an answer counted as no quote: the one list the auction results, the scorecards (in this order) and the fade
+ * breaker use.
+ */
+export const SOLVER_REJECTIONS = [
+  "timeout",
+  "http_status",
+  "invalid_body",
+  "echo_mismatch",
+  "wrong_filler",
+  "zero_amount",
+  "network",
+] as const;
+export type SolverRejection = (typeof SOLVER_REJECTIONS)[number];
 
 export type SolverOutcome =
   | { kind: "quoted"; amountOut: bigint; filler: Address; latencyMs: number }
