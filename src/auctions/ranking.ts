@@ -1,7 +1,8 @@
-// The rank of each quoted answer of a stored round, by the auction's own rule (swap/auction.ts rankQuotes): the higher
-// amountOut first, equal amounts to the faster answer. Answers equal in both keep the order they were given in, as
-// the auction's stable sort does (stored answer ids follow that order), so a /quote round's ranks are exactly the
-// positions of its entries in the answer the client got.
+// The rank of each quoted answer of a stored round, by the auction's own rule (swap/auction.ts byBestQuote): the
+// higher amountOut first, equal amounts to the faster answer. Answers equal in both keep the order they were given
+// in, as the auction's stable sort does (stored answer ids follow that order), so a /quote round's ranks are exactly
+// the positions of its entries in the answer the client got.
+import { byBestQuote } from "../swap/auction.ts";
 
 export interface RankedAnswer {
   id: bigint;
@@ -14,11 +15,7 @@ export interface RankedAnswer {
 export function answerRanks(answers: readonly RankedAnswer[]): Map<bigint, number> {
   const quoted = answers
     .filter((answer) => answer.outcome === "quoted" && answer.amountOut !== null)
-    .map((answer) => ({ ...answer, amount: BigInt(answer.amountOut!) }));
-  quoted.sort((a, b) => {
-    if (a.amount !== b.amount) return a.amount > b.amount ? -1 : 1;
-    if (a.latencyMs !== b.latencyMs) return a.latencyMs - b.latencyMs;
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-  });
+    .map((answer) => ({ id: answer.id, amountOut: BigInt(answer.amountOut!), latencyMs: answer.latencyMs }));
+  quoted.sort((a, b) => byBestQuote(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return new Map(quoted.map((answer, index) => [answer.id, index + 1]));
 }

@@ -65,9 +65,17 @@ export async function runAuction(options: AuctionOptions): Promise<AuctionResult
 export function rankQuotes(results: readonly AuctionResult[]): WinningResult[] {
   return results
     .filter((result): result is WinningResult => result.outcome.kind === "quoted")
-    .sort((a, b) => {
-      if (a.outcome.amountOut !== b.outcome.amountOut)
-        return a.outcome.amountOut > b.outcome.amountOut ? -1 : 1;
-      return a.outcome.latencyMs - b.outcome.latencyMs;
-    });
+    .sort((a, b) => byBestQuote(a.outcome, b.outcome));
+}
+
+/**
+ * The auction's rule for two quotes: the higher amountOut first, equal amounts to the faster answer (0 when equal in
+ * both: a stable sort keeps the order they were given in). The public auction results rank stored answers by it too.
+ */
+export function byBestQuote(
+  a: { amountOut: bigint; latencyMs: number },
+  b: { amountOut: bigint; latencyMs: number },
+): number {
+  if (a.amountOut !== b.amountOut) return a.amountOut > b.amountOut ? -1 : 1;
+  return a.latencyMs - b.latencyMs;
 }
