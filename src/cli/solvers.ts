@@ -4,6 +4,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { systemClock } from "../clock.ts";
 import { readEnv } from "../config/env.ts";
+import { logCooldownChange } from "../cooldowns/cooldowns.ts";
 import { CooldownRepository } from "../cooldowns/repository.ts";
 import { loadDeployment } from "../deployment/load.ts";
 import { SOLVER_ID_PATTERN } from "../deployment/schema.ts";
@@ -40,11 +41,7 @@ export function registerSolversCommands(program: Command): void {
           ? await repository.lift(solverId, now)
           : await repository.set(solverId, options.until!, now);
         // Logged once, here, where they are recorded (the replicas only read them).
-        for (const change of changes)
-          logger.info(
-            { solverId, cooldown: change.kind, reason: change.reason, until: change.until?.toISOString() },
-            change.kind === "start" ? "solver cooldown started" : "solver cooldown ended",
-          );
+        for (const change of changes) logCooldownChange(logger, change);
       }, env);
       // Printed once the database is closed: the change is stored.
       process.stdout.write(

@@ -77,15 +77,7 @@ export class SolverCooldowns {
   /** Changes this replica recorded: logged once, applied at once (the other replicas read them at their refresh). */
   recorded(changes: readonly CooldownChange[]): void {
     for (const change of changes) {
-      this.logger.info(
-        {
-          solverId: change.solverId,
-          cooldown: change.kind,
-          reason: change.reason,
-          ...(change.until ? { until: change.until.toISOString() } : {}),
-        },
-        change.kind === "start" ? "solver cooldown started" : "solver cooldown ended",
-      );
+      logCooldownChange(this.logger, change);
       if (change.kind === "start" && change.until)
         this.#byId.set(change.solverId, {
           solverId: change.solverId,
@@ -127,4 +119,17 @@ export class SolverCooldowns {
   #notify(change: CooldownChange): void {
     for (const listener of this.#listeners) listener(change);
   }
+}
+
+/** One info line per start or end, wherever it is recorded (a replica, the indexer, the operator's command). */
+export function logCooldownChange(logger: Logger, change: CooldownChange): void {
+  logger.info(
+    {
+      solverId: change.solverId,
+      cooldown: change.kind,
+      reason: change.reason,
+      ...(change.until ? { until: change.until.toISOString() } : {}),
+    },
+    change.kind === "start" ? "solver cooldown started" : "solver cooldown ended",
+  );
 }

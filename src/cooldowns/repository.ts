@@ -30,6 +30,11 @@ export interface CooldownChange {
   at: Date;
 }
 
+/** The recorded reason of a cooldown's end once its time was up. */
+function elapsedReason(startReason: string | null): string {
+  return `elapsed (${startReason ?? "cooldown"})`;
+}
+
 /** The row's state as of `now`: a cooldown whose time is up counts as ended at its `until`, recorded or not. */
 export function effectiveState(state: CooldownState | undefined, now: Date): CooldownState {
   if (!state) return { cooldownUntil: null, reason: null, repeats: 0, lastEndedAt: null };
@@ -73,7 +78,7 @@ export class CooldownRepository {
         (row): CooldownChange => ({
           solverId: row.solverId,
           kind: "end",
-          reason: `elapsed (${row.reason ?? "cooldown"})`,
+          reason: elapsedReason(row.reason),
           until: null,
           at: row.endedAt ?? now,
         }),
@@ -195,7 +200,7 @@ export class CooldownRepository {
       {
         solverId,
         kind: "end",
-        reason: `elapsed (${stored.reason ?? "cooldown"})`,
+        reason: elapsedReason(stored.reason),
         until: null,
         at: stored.cooldownUntil,
       },
