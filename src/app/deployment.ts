@@ -109,7 +109,7 @@ export interface DeploymentParts {
     fades: FadeLedger;
   };
   liquidity: LiquidityService;
-  /** GET /solvers: cooldowns (none yet: the fade breaker's view is wired in later) and scorecards. */
+  /** GET /solvers: each solver's cooldown (the fade breaker's view) and scorecard. */
   scorecards: ScorecardService;
   indexer: ReactorIndexer;
   /** Binds the stored swap state to this chain, resetting it (with a warning) if the chain changed. */

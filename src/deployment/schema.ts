@@ -101,7 +101,7 @@ export const CooldownConfigSchema = z
         maxFades: z.number().int().min(0).max(1000).default(2),
       })
       .strict()
-      .default({ window: 10, maxFades: 2 }),
+      .prefault({}),
     /** Failures: more than `maxShare` of the solver's last `window` counted auctions. */
     failures: z
       .object({
@@ -109,7 +109,7 @@ export const CooldownConfigSchema = z
         maxShare: z.number().min(0).max(1).default(0.5),
       })
       .strict()
-      .default({ window: 20, maxShare: 0.5 }),
+      .prefault({}),
     /** An expiry is a fade only if the solver had at least this long between the order's acceptance and deadline. */
     minFillWindowSeconds: z.number().int().min(0).max(86_400).default(30),
   })
@@ -157,14 +157,8 @@ export const DeploymentSchema = z
     identityBlock: z.number().int().min(0).default(0),
     quoteLifetimeSeconds: z.number().int().min(10).max(3600).default(120),
     solverTimeoutMs: z.number().int().min(50).max(30_000).default(1000),
-    cooldown: CooldownConfigSchema.default({
-      base: 15 * 60_000,
-      max: 32 * 3_600_000,
-      repeatWindow: 24 * 3_600_000,
-      fades: { window: 10, maxFades: 2 },
-      failures: { window: 20, maxShare: 0.5 },
-      minFillWindowSeconds: 30,
-    }),
+    // Absent: every field's own default (prefault parses `{}` through the schema).
+    cooldown: CooldownConfigSchema.prefault({}),
     /** Shipped networks state how many solvers and reserved ids an operator must configure. */
     expect: z
       .object({ solvers: z.number().int().min(0), reservedSolverIds: z.number().int().min(0) })
