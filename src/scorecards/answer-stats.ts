@@ -34,7 +34,8 @@ export interface AnswerStatsRow {
   latencyCounts: number[];
 }
 
-const SPAN_MS: Record<StatSpan, number> = { hour: 3_600_000, minute: 60_000 };
+/** The length of each span's buckets. */
+export const SPAN_MS: Record<StatSpan, number> = { hour: 3_600_000, minute: 60_000 };
 
 /** The start (UTC) of the span holding `at`. */
 export function bucketStartOf(span: StatSpan, at: Date): Date {

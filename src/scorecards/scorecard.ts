@@ -2,7 +2,7 @@
 // the current minute and the 59 before it (minute rows), the day and the week the current hour and the 23 or 167
 // before it (hour rows): each window covers between its length less one bucket and its length.
 import { SOLVER_REJECTIONS, type SolverRejection } from "../solvers/client.ts";
-import { bucketStartOf } from "./answer-stats.ts";
+import { bucketStartOf, SPAN_MS } from "./answer-stats.ts";
 import { addCounts, percentile } from "./latency-buckets.ts";
 import type { AnswerStatsRecord, OrderStatsRecord } from "./repository.ts";
 import type { StatSpan } from "./tables.ts";
@@ -16,8 +16,6 @@ export const WINDOW_BUCKETS: Record<ScorecardWindowName, { span: StatSpan; bucke
   day: { span: "hour", buckets: 24 },
   week: { span: "hour", buckets: 168 },
 };
-
-const SPAN_MS: Record<StatSpan, number> = { minute: 60_000, hour: 3_600_000 };
 
 /** The start of a window's oldest bucket, for a window ending at `now`. */
 export function windowStart(window: ScorecardWindowName, now: Date): Date {
