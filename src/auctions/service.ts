@@ -49,7 +49,7 @@ export class AuctionResults {
   async result(requestId: string): Promise<AuctionResult> {
     await this.options.pending.settledRound(requestId);
     const answers = await this.quotes.answersOf(requestId);
-    const round = answers.length > 0 ? await this.#roundOf(answers) : await this.#unansweredRound(requestId);
+    const round = await this.#roundOf(requestId, answers);
     if (!round) throw new AuctionNotFoundError(requestId);
     if (this.options.clock.now() < round.availableAt)
       throw new AuctionOpenError(requestId, round.availableAt);
@@ -100,53 +100,43 @@ export class AuctionResults {
     };
   }
 
-  /** The round the answers belong to (one call runs one round: they share their round and, in a hard round, the quote). */
-  async #roundOf(answers: readonly SolverAnswer[]): Promise<Round | undefined> {
-    const first = answers[0]!;
-    if (first.round === "order") {
-      const stored = await this.quotes.findQuote(first.quoteId);
-      if (!stored) return undefined;
-      return {
-        round: "order",
-        quoteRequestId: stored.quote.requestId,
-        tokenIn: stored.quote.tokenIn,
-        tokenOut: stored.quote.tokenOut,
-        amountIn: stored.quote.amountIn,
-        createdAt: first.createdAt,
-        // A hard round is public when its quote is: the entry's deadline + 10 s.
-        availableAt: publicFrom([stored.quote]) ?? first.createdAt,
-        entries: [stored.quote],
-      };
-    }
-    const request = await this.quotes.findRequest(first.requestId);
-    if (!request) return undefined;
-    const entries = await this.quotes.entriesOf(first.requestId);
+  /** The round a call ran: a hard round (its answers name the entry re-run) or a /quote round. */
+  async #roundOf(requestId: string, answers: readonly SolverAnswer[]): Promise<Round | undefined> {
+    const first = answers[0];
+    if (first?.round !== "order") return this.#quoteRound(requestId, first?.createdAt);
+    const stored = await this.quotes.findQuote(first.quoteId);
+    if (!stored) return undefined;
     return {
-      round: "quote",
-      quoteRequestId: request.requestId,
-      tokenIn: request.tokenIn,
-      tokenOut: request.tokenOut,
-      amountIn: request.amount,
+      round: "order",
+      quoteRequestId: stored.quote.requestId,
+      tokenIn: stored.quote.tokenIn,
+      tokenOut: stored.quote.tokenOut,
+      amountIn: stored.quote.amountIn,
       createdAt: first.createdAt,
-      // No entry handed out: nothing can be taken, so nothing is held back.
-      availableAt: publicFrom(entries) ?? first.createdAt,
-      entries,
+      // A hard round is public when its quote is: the entry's deadline + 10 s.
+      availableAt: publicFrom([stored.quote]) ?? first.createdAt,
+      entries: [stored.quote],
     };
   }
 
-  /** A /quote call that asked nobody (below the minimum, no eligible solver): a round with no answer. */
-  async #unansweredRound(requestId: string): Promise<Round | undefined> {
+  /**
+   * A /quote round: answered at `answeredAt`, or, without it, a call that asked nobody (below the minimum, no eligible
+   * solver) and handed out nothing. With no entry handed out nothing can be taken, so nothing is held back.
+   */
+  async #quoteRound(requestId: string, answeredAt: Date | undefined): Promise<Round | undefined> {
     const request = await this.quotes.findRequest(requestId);
     if (!request) return undefined;
+    const entries = answeredAt ? await this.quotes.entriesOf(requestId) : [];
+    const createdAt = answeredAt ?? request.createdAt;
     return {
       round: "quote",
       quoteRequestId: request.requestId,
       tokenIn: request.tokenIn,
       tokenOut: request.tokenOut,
       amountIn: request.amount,
-      createdAt: request.createdAt,
-      availableAt: request.createdAt,
-      entries: [],
+      createdAt,
+      availableAt: publicFrom(entries) ?? createdAt,
+      entries,
     };
   }
 }
