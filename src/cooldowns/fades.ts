@@ -5,7 +5,7 @@
 // allowance covering amountIn at every indexed block up to the deadline (no shortfall noted by the reconciler). A
 // cancellation or a consumed nonce is never a fade. Nothing a client sends can add a fade by itself: an order is
 // only assigned after the solver won the hard round, and one swapper's fades count once per window.
-import { eq, gt, inArray } from "drizzle-orm";
+import { eq, gt, inArray, sql } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
 import type { DbTransaction } from "../db/client.ts";
 import type { OrderEndObserver } from "../indexer/event-applier.ts";
@@ -70,16 +70,19 @@ export class FadeLedger implements OrderEndObserver {
       blockNumber: block.number,
       endedAt: at,
     }));
-    // A Fill after an expiry (a Fill always wins) turns the outcome into `filled`.
-    for (const outcome of outcomes) {
-      await tx
-        .insert(solverOrderOutcomes)
-        .values(outcome)
-        .onConflictDoUpdate({
-          target: solverOrderOutcomes.orderId,
-          set: { outcome: outcome.outcome, blockNumber: outcome.blockNumber, endedAt: outcome.endedAt },
-        });
-    }
+    // One statement for the block's orders. A Fill after an expiry (a Fill always wins) turns the outcome into
+    // `filled`.
+    await tx
+      .insert(solverOrderOutcomes)
+      .values(outcomes)
+      .onConflictDoUpdate({
+        target: solverOrderOutcomes.orderId,
+        set: {
+          outcome: sql`excluded.outcome`,
+          blockNumber: sql`excluded.block_number`,
+          endedAt: sql`excluded.ended_at`,
+        },
+      });
     const fadedSolvers = [
       ...new Set(outcomes.filter((o) => o.outcome === "faded").map((o) => o.solverId)),
     ].sort();
