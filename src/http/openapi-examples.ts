@@ -7,6 +7,7 @@ import { reactorAbi } from "../chain/abis.ts";
 import { reactorDomain } from "../chain/eip712.ts";
 import type { Deployment } from "../deployment/schema.ts";
 import { faucetAssetsFor, NATIVE_TOKEN } from "../devnet/faucet.ts";
+import { tokenInfo } from "../liquidity/service.ts";
 import { priceImprovement } from "../orders/price-improvement.ts";
 import { signatureDataFor } from "../swap/typed-data.ts";
 import { partnerExamples } from "./openapi-partner-examples.ts";
@@ -338,12 +339,6 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
     },
   });
 
-  const tokenInfo = (token: { address: Address; symbol: string; name: string; decimals: number }) => ({
-    address: token.address,
-    symbol: token.symbol,
-    name: token.name,
-    decimals: token.decimals,
-  });
   const snapshotOf = (token: (typeof deployment.inputTokens)[number]) => {
     const out = deployment.outputTokens.find((t) => t.address === token.liquidityOutputToken) ?? tokenOut;
     const whole = 10n ** BigInt(out.decimals);

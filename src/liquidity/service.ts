@@ -18,7 +18,8 @@ interface SolverSelection {
   solverIds?: readonly string[] | undefined;
 }
 
-function tokenInfo(token: TokenConfig) {
+/** A token's `tokenInInfo` / `tokenOutInfo` as /liquidity answers it. */
+export function tokenInfo(token: TokenConfig) {
   return { address: token.address, symbol: token.symbol, name: token.name, decimals: token.decimals };
 }
 
