@@ -2,7 +2,7 @@
 // (streamed, or cached pre-serialized), so no response serializer sees them; the row's SQL already gives every
 // value its wire form, and the tests check what this writes against the schema.
 import type { OrderListRow } from "./page-query.ts";
-import { amountIn, priceImprovement } from "./price-improvement.ts";
+import { priceImprovement, totalOf } from "./price-improvement.ts";
 
 const string = JSON.stringify;
 
@@ -33,7 +33,7 @@ function amountsJson(row: OrderListRow): string {
   const quoted = BigInt(row.quoted_amount_out);
   const improvement = priceImprovement(quoted, BigInt(row.committed_amount_out));
   const settled =
-    row.status === "filled" ? string(amountIn(row.settled_amounts, row.token_out).toString()) : "null";
+    row.status === "filled" ? string(totalOf(row.settled_amounts, row.token_out).toString()) : "null";
   return (
     `,"quoteRequestId":${string(row.quote_request_id)},"orderRequestId":${string(row.request_id)}` +
     `,"quotedAmountOut":${string(row.quoted_amount_out)},"committedAmountOut":${string(row.committed_amount_out)}` +

@@ -20,7 +20,7 @@ import {
   QuoteNotFoundError,
   QuoteUnavailableError,
 } from "./errors.ts";
-import { amountIn } from "./price-improvement.ts";
+import { totalOf } from "./price-improvement.ts";
 import type { OrderRepository, OrderRow } from "./repository.ts";
 
 export interface OrderResult {
@@ -129,7 +129,7 @@ export class OrderService {
       quoteRequestId: stored.quote.requestId,
       tokenOut: stored.quote.tokenOut,
       quotedAmountOut: stored.quote.amountOut,
-      committedAmountOut: amountIn(order.outputs, stored.quote.tokenOut).toString(),
+      committedAmountOut: totalOf(order.outputs, stored.quote.tokenOut).toString(),
       orderHash: hashOrder(order),
       status: "open",
       swapper,

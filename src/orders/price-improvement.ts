@@ -17,7 +17,7 @@ export function priceImprovement(quoted: bigint, committed: bigint): PriceImprov
 }
 
 /** The sum of the amounts of `entries` paid in `token` (addresses compared case-insensitively). */
-export function amountIn(
+export function totalOf(
   entries: ReadonlyArray<{ token: string; amount: string | bigint }>,
   token: string,
 ): bigint {

@@ -1,6 +1,6 @@
 // The order row's amount arithmetic: improvement in units and floored bps, and totals per token.
 import { describe, expect, it } from "vitest";
-import { amountIn, priceImprovement } from "../../src/orders/price-improvement.ts";
+import { priceImprovement, totalOf } from "../../src/orders/price-improvement.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 
 describe("price improvement", () => {
@@ -23,7 +23,7 @@ describe("price improvement", () => {
   it("sums the amounts paid in one token, whatever the address case", () => {
     const token = "0x00000000000000000000000000000000000000aa";
     expect(
-      amountIn(
+      totalOf(
         [
           { token, amount: "5" },
           { token: token.toUpperCase().replace("0X", "0x"), amount: 7n },
@@ -32,7 +32,7 @@ describe("price improvement", () => {
         token,
       ),
     ).toBe(12n);
-    expect(amountIn([], token)).toBe(0n);
+    expect(totalOf([], token)).toBe(0n);
   });
 
   // The scorecards average bps in the database (migration 0008's order_price_improvement_bps): the same figures. A
