@@ -52,11 +52,13 @@ export function processState(recorded: ProcessIdentity): ProcessState {
   if (recorded.host !== hostname()) return "elsewhere";
   if (recorded.startTime === null) return pidExists(recorded.pid) ? "running" : "gone";
   const current = readProcessIdentity(recorded.pid);
+  // A process in its exit shows an empty command line while /proc still lists it; with the same start time it is
+  // still the recorded process (a PID is not reused within the clock tick it was started in), and it has not exited.
   const same =
     current !== undefined &&
     (recorded.bootId === null || current.bootId === recorded.bootId) &&
     current.startTime === recorded.startTime &&
-    (recorded.cmdline === null || current.cmdline === recorded.cmdline);
+    (recorded.cmdline === null || current.cmdline === recorded.cmdline || current.cmdline === "");
   return same ? "running" : "gone";
 }
 
