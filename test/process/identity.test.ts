@@ -10,14 +10,16 @@ import { isAlive } from "../support/processes.ts";
 describe("process identity", () => {
   const children: ChildProcess[] = [];
   afterAll(() => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   });
 
   async function sleeper() {
     const child = spawn("sleep", ["60"], { stdio: "ignore" });
     children.push(child);
     await once(child, "spawn");
-    while (!readProcessIdentity(child.pid!)?.cmdline?.startsWith("sleep")) await new Promise((r) => setTimeout(r, 5));
+    while (!readProcessIdentity(child.pid!)?.cmdline?.startsWith("sleep"))
+      await new Promise((r) => setTimeout(r, 5));
     return { child, identity: readProcessIdentity(child.pid!)! };
   }
 
