@@ -38,7 +38,7 @@ export async function generateSolversDataset(
   const n = solverIds.length;
   const span = `interval '${FULL_SOLVERS_PLAN.days} days'`;
   await database.query(
-    "truncate solver_answers, quotes, quote_requests, order_status_history, order_attempts, order_events, orders, solver_answer_stats, solver_order_stats",
+    "truncate solver_answers, quotes, quote_requests, order_status_history, order_attempts, order_events, orders, solver_answer_stats, solver_answer_stats_pending, solver_order_stats",
   );
   // Outcomes: 75 % quoted, 15 % declined, 10 % rejected (each reason in turn); latencies 5–505 ms, skewed low.
   await database.query(`

@@ -11,6 +11,7 @@ import type { Database } from "../../src/db/client.ts";
 import {
   type QuoteRound,
   quoteRoundsParams,
+  SAVE_QUOTE_ROUNDS_STATEMENT,
   saveQuoteRoundsSql,
 } from "../../src/swap/quote-round-statement.ts";
 import { generateSolversDataset, type SolversDatasetFacts } from "../dataset/solvers-dataset.ts";
@@ -42,7 +43,7 @@ const WARMUP_SECONDS = 2;
 /** Connections that saturate /quote on the 2-core machine (each waits ~50 ms for its slowest solver). */
 const SATURATION_CONNECTIONS = 16;
 /** Timed calls of each statement variant. */
-const STATEMENT_CALLS = 200;
+const STATEMENT_CALLS = 1000;
 
 interface RouteFigures extends LoadResult {
   label: string;
@@ -320,10 +321,17 @@ async function timeRoundStatement(database: Database, solverIds: readonly string
       })),
     };
   };
+  // Both prepared, as the round writer runs its statement.
   const variants = [
-    { sql: saveQuoteRoundsSql({ scorecards: true }), params: (p: unknown[]) => p, durations: [] as number[] },
+    {
+      sql: saveQuoteRoundsSql({ scorecards: true }),
+      name: SAVE_QUOTE_ROUNDS_STATEMENT,
+      params: (p: unknown[]) => p,
+      durations: [] as number[],
+    },
     {
       sql: saveQuoteRoundsSql({ scorecards: false }),
+      name: `${SAVE_QUOTE_ROUNDS_STATEMENT}_without_scorecards`,
       params: (p: unknown[]) => p.slice(0, 3),
       durations: [] as number[],
     },
@@ -332,7 +340,7 @@ async function timeRoundStatement(database: Database, solverIds: readonly string
     for (const variant of i % 2 === 0 ? variants : [...variants].reverse()) {
       const params = variant.params(quoteRoundsParams([round()]));
       const started = performance.now();
-      await database.query(variant.sql, params);
+      await database.query(variant.sql, params, { name: variant.name });
       // The first ten of each are unmeasured (connection, statement caches).
       if (i >= 10) variant.durations.push(performance.now() - started);
     }

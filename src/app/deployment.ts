@@ -33,6 +33,7 @@ import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
 import { SolverNotifications } from "../orders/solver-notifications.ts";
 import type { SolverActivity } from "../scorecards/activity.ts";
+import { AnswerStatsFold } from "../scorecards/answer-stats-fold.ts";
 import { ScorecardRepository } from "../scorecards/repository.ts";
 import { ScorecardRetention } from "../scorecards/retention.ts";
 import { ScorecardService } from "../scorecards/service.ts";
@@ -274,6 +275,7 @@ export function buildDeploymentParts(
     clock,
     logger.child({ worker: "scorecard-retention" }),
   );
+  const answerStatsFold = new AnswerStatsFold(database, logger.child({ worker: "scorecard-fold" }));
   const workers: Worker[] = [
     { name: "solver notifications", start: () => notifications.start(), stop: () => notifications.stop() },
     { name: "block tracker", start: () => blocks.start(), stop: () => blocks.stop() },
@@ -286,6 +288,7 @@ export function buildDeploymentParts(
       start: () => scorecardRetention.start(),
       stop: () => scorecardRetention.stop(),
     },
+    { name: "scorecard fold", start: () => answerStatsFold.start(), stop: () => answerStatsFold.stop() },
   ];
 
   return {

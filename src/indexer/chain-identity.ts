@@ -28,6 +28,7 @@ const CHAIN_BOUND_TABLES = [
   // operator's record of the solver, not of the chain).
   "solver_order_outcomes",
   "solver_answers",
+  "solver_answer_stats_pending",
   "solver_answer_stats",
   "solver_order_stats",
   "quotes",

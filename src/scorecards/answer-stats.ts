@@ -1,6 +1,10 @@
 // What a batch of rounds adds to the per-minute and per-hour answer counts, computed where the rounds are (no read of
-// the answers back), and the upsert that adds it: one row per key, in key order, so writers on any replica take the
-// rows' locks in the same order and cannot deadlock. The round statements (src/swap) run it as one of their CTEs.
+// the answers back). The round statements (src/swap) append it as ONE row of solver_answer_stats_pending: every
+// round touches the same few aggregate rows (each of its solvers' minute and hour), so upserting them there made
+// every writer on every replica wait for the last one's commit, and the upsert of a dozen wide rows cost a round
+// statement about half again its time. The fold moves pending rows into solver_answer_stats every second, in key
+// order (one statement: the rows it deletes are the rows it adds), and reads add what is still pending, so the counts
+// are exact whenever they are read and stored together with the answers or not at all.
 import { SOLVER_REJECTIONS, type SolverRejection } from "../solvers/client.ts";
 import { addCounts, countOf } from "./latency-buckets.ts";
 import type { StatSpan } from "./tables.ts";
@@ -21,18 +25,36 @@ export interface WinFact {
   at: Date;
 }
 
-export interface AnswerStatsRow {
-  span: StatSpan;
-  bucketStart: string;
-  solverId: string;
-  offered: number;
-  quoted: number;
-  declined: number;
-  rejected: Record<SolverRejection, number>;
-  softWins: number;
-  hardWins: number;
-  latencyCounts: number[];
+/**
+ * What a statement adds to one solver's counts in one minute, and so in that minute's hour: an element of a
+ * solver_answer_stats_pending row. Short keys: a round statement writes one per solver.
+ */
+export interface AnswerStatsDelta {
+  /** The minute's start (ISO 8601, UTC). */
+  m: string;
+  /** The start of the hour holding that minute. */
+  h: string;
+  /** The solver's id. */
+  s: string;
+  /** The counts, in ANSWER_COUNT_COLUMNS' order. */
+  c: number[];
+  /** The answer-latency histogram (latency-buckets.ts), trailing zeros left out. */
+  l: number[];
 }
+
+/** solver_answer_stats's count columns, in the order of AnswerStatsDelta's `c`. */
+export const ANSWER_COUNT_COLUMNS = [
+  "offered",
+  "quoted",
+  "declined",
+  ...SOLVER_REJECTIONS.map((reason) => `rejected_${reason}` as const),
+  "soft_wins",
+  "hard_wins",
+] as const;
+type AnswerCountColumn = (typeof ANSWER_COUNT_COLUMNS)[number];
+const COUNT_INDEX = Object.fromEntries(
+  ANSWER_COUNT_COLUMNS.map((column, index) => [column, index]),
+) as Record<AnswerCountColumn, number>;
 
 /** The length of each span's buckets. */
 export const SPAN_MS: Record<StatSpan, number> = { hour: 3_600_000, minute: 60_000 };
@@ -47,108 +69,101 @@ export function answered(answer: Pick<AnswerFact, "reason">): boolean {
   return answer.reason !== "timeout" && answer.reason !== "network";
 }
 
-/** The rows to add, one per (span, bucket, solver), sorted by that key. */
-export function answerStatsRows(answers: readonly AnswerFact[], wins: readonly WinFact[]): AnswerStatsRow[] {
-  const rows = new Map<string, AnswerStatsRow>();
-  const rowsOf = (solverId: string, at: Date) =>
-    (["hour", "minute"] as const).map((span) => {
-      const bucketStart = bucketStartOf(span, at).toISOString();
-      const key = `${span}|${bucketStart}|${solverId}`;
-      let row = rows.get(key);
-      if (!row) {
-        row = {
-          span,
-          bucketStart,
-          solverId,
-          offered: 0,
-          quoted: 0,
-          declined: 0,
-          rejected: Object.fromEntries(SOLVER_REJECTIONS.map((r) => [r, 0])) as Record<
-            SolverRejection,
-            number
-          >,
-          softWins: 0,
-          hardWins: 0,
-          latencyCounts: [],
-        };
-        rows.set(key, row);
-      }
-      return row;
-    });
+/** What the answers and wins add, one delta per (minute, solver), sorted by that key. */
+export function answerStatsDeltas(
+  answers: readonly AnswerFact[],
+  wins: readonly WinFact[],
+): AnswerStatsDelta[] {
+  const deltas = new Map<string, AnswerStatsDelta>();
+  const deltaOf = (solverId: string, at: Date) => {
+    const minute = bucketStartOf("minute", at).toISOString();
+    const key = `${minute}|${solverId}`;
+    let delta = deltas.get(key);
+    if (!delta) {
+      delta = {
+        m: minute,
+        h: bucketStartOf("hour", at).toISOString(),
+        s: solverId,
+        c: new Array<number>(ANSWER_COUNT_COLUMNS.length).fill(0),
+        l: [],
+      };
+      deltas.set(key, delta);
+    }
+    return delta;
+  };
+  const add = (delta: AnswerStatsDelta, column: AnswerCountColumn) => {
+    delta.c[COUNT_INDEX[column]]!++;
+  };
   for (const answer of answers) {
-    for (const row of rowsOf(answer.solverId, answer.createdAt)) {
-      row.offered++;
-      if (answer.outcome === "quoted") row.quoted++;
-      else if (answer.outcome === "declined") row.declined++;
-      else if (answer.reason && answer.reason in row.rejected)
-        row.rejected[answer.reason as SolverRejection]++;
-      if (answered(answer)) addCounts(row.latencyCounts, countOf(answer.latencyMs));
-    }
+    const delta = deltaOf(answer.solverId, answer.createdAt);
+    add(delta, "offered");
+    if (answer.outcome === "quoted") add(delta, "quoted");
+    else if (answer.outcome === "declined") add(delta, "declined");
+    else if (isRejection(answer.reason)) add(delta, `rejected_${answer.reason}`);
+    if (answered(answer)) addCounts(delta.l, countOf(answer.latencyMs));
   }
-  for (const win of wins) {
-    for (const row of rowsOf(win.solverId, win.at)) {
-      if (win.kind === "soft") row.softWins++;
-      else row.hardWins++;
-    }
-  }
-  return [...rows.values()].sort(compareKeys);
+  for (const win of wins) add(deltaOf(win.solverId, win.at), win.kind === "soft" ? "soft_wins" : "hard_wins");
+  return [...deltas.values()].sort((a, b) => compareText(a.m, b.m) || compareText(a.s, b.s));
 }
 
-function compareKeys(a: AnswerStatsRow, b: AnswerStatsRow): number {
-  return (
-    a.span.localeCompare(b.span) ||
-    a.bucketStart.localeCompare(b.bucketStart) ||
-    (a.solverId < b.solverId ? -1 : a.solverId > b.solverId ? 1 : 0)
-  );
+function isRejection(reason: string | null | undefined): reason is SolverRejection {
+  return (SOLVER_REJECTIONS as readonly (string | null | undefined)[]).includes(reason);
 }
 
-const COUNT_COLUMNS = [
-  "offered",
-  "quoted",
-  "declined",
-  ...SOLVER_REJECTIONS.map((reason) => `rejected_${reason}`),
-  "soft_wins",
-  "hard_wins",
-];
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
-/** The rows as the upsert's JSON parameter (snake_case columns). */
-export function answerStatsJson(rows: readonly AnswerStatsRow[]): string {
-  return JSON.stringify(
-    rows.map((row) => ({
-      span: row.span,
-      bucket_start: row.bucketStart,
-      solver_id: row.solverId,
-      offered: row.offered,
-      quoted: row.quoted,
-      declined: row.declined,
-      ...Object.fromEntries(SOLVER_REJECTIONS.map((reason) => [`rejected_${reason}`, row.rejected[reason]])),
-      soft_wins: row.softWins,
-      hard_wins: row.hardWins,
-      latency_counts: row.latencyCounts,
-    })),
-  );
+/** The pending row's columns of one delta as the fold and the reads expand it. */
+const DELTA_RECORD = "d(m timestamptz, h timestamptz, s text, c bigint[], l bigint[])";
+
+/** Appends the deltas of JSON parameter `param` (answerStatsDeltas' output) as one pending row, none if empty. */
+export function appendAnswerStatsSql(param: string): string {
+  return `insert into solver_answer_stats_pending (stats)
+  select p.stats from (select ${param}::json as stats) as p where json_array_length(p.stats) > 0`;
 }
 
 /**
- * Adds the rows of JSON parameter `param` to solver_answer_stats. The rows come sorted and the select keeps that order
- * (the ORDER BY), so locks are taken in key order whatever plan the database picks.
+ * Moves up to $1 pending rows (the oldest first) into solver_answer_stats: one statement, so the rows it deletes are
+ * exactly the rows it adds. Rows another replica's fold holds are skipped (it folds them), so no row is counted
+ * twice. The sums are upserted in key order (span, bucket, solver: each solver's hour rows before its minute rows),
+ * like every writer of the table, so folds cannot deadlock. Answers how many pending rows it took.
  */
-export function upsertAnswerStatsSql(param: string): string {
-  const columns = ["span", "bucket_start", "solver_id", ...COUNT_COLUMNS, "latency_counts"];
-  const definitions = [
-    "span text",
-    "bucket_start timestamptz",
-    "solver_id text",
-    ...COUNT_COLUMNS.map((column) => `${column} bigint`),
-    "latency_counts bigint[]",
-  ];
-  const updates = [
-    ...COUNT_COLUMNS.map((column) => `${column} = s.${column} + excluded.${column}`),
-    "latency_counts = solver_stats_add_counts(s.latency_counts, excluded.latency_counts)",
-  ];
-  return `insert into solver_answer_stats as s (${columns.join(", ")})
-  select ${columns.map((column) => `r.${column}`).join(", ")}
-  from jsonb_to_recordset(${param}::jsonb) as r(${definitions.join(", ")})
-  order by r.span, r.bucket_start, r.solver_id
-  on conflict (span, bucket_start, solver_id) do update set ${updates.join(", ")}`;
-}
+export const FOLD_ANSWER_STATS_SQL = `
+with taken as (
+  delete from solver_answer_stats_pending
+  where id in (select id from solver_answer_stats_pending order by id limit $1 for update skip locked)
+  returning stats
+), summed as (
+  select k.span, k.bucket_start, d.s as solver_id,
+    ${ANSWER_COUNT_COLUMNS.map((column, index) => `sum(d.c[${index + 1}]) as ${column}`).join(",\n    ")},
+    solver_stats_sum(d.l) as latency_counts
+  from taken
+    cross join lateral json_to_recordset(taken.stats) as ${DELTA_RECORD}
+    cross join lateral (values ('hour', d.h), ('minute', d.m)) as k(span, bucket_start)
+  group by k.span, k.bucket_start, d.s
+), folded as (
+  insert into solver_answer_stats as s (span, bucket_start, solver_id, ${ANSWER_COUNT_COLUMNS.join(", ")}, latency_counts)
+  select span, bucket_start, solver_id, ${ANSWER_COUNT_COLUMNS.join(", ")}, latency_counts
+  from summed
+  order by span, bucket_start, solver_id
+  on conflict (span, bucket_start, solver_id) do update set
+    ${ANSWER_COUNT_COLUMNS.map((column) => `${column} = s.${column} + excluded.${column}`).join(",\n    ")},
+    latency_counts = solver_stats_add_counts(s.latency_counts, excluded.latency_counts)
+)
+select count(*) as taken from taken`;
+
+/**
+ * One span's rows from `$2` on: the aggregate's, then each pending delta as a row of its own (a key may appear more
+ * than once; readers sum by solver). One statement, so one snapshot: a fold running meanwhile is seen whole or not.
+ */
+export const READ_ANSWER_STATS_SQL = `
+select span, bucket_start, solver_id, ${ANSWER_COUNT_COLUMNS.join(", ")}, latency_counts
+from solver_answer_stats
+where span = $1::text and bucket_start >= $2::timestamptz
+union all
+select $1::text, b.bucket_start, d.s, ${ANSWER_COUNT_COLUMNS.map((_, index) => `d.c[${index + 1}]`).join(", ")}, d.l
+from solver_answer_stats_pending as p
+  cross join lateral json_to_recordset(p.stats) as ${DELTA_RECORD}
+  cross join lateral (select case when $1::text = 'minute' then d.m else d.h end as bucket_start) as b
+where b.bucket_start >= $2::timestamptz`;

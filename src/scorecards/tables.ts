@@ -3,7 +3,7 @@
 // week reads at most a few hundred rows instead of scanning answers or orders. Keys sort (span, bucket_start,
 // solver_id) — the primary key — and every writer upserts in that order, so concurrent writers cannot deadlock.
 import { sql } from "drizzle-orm";
-import { bigint, check, numeric, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, check, json, numeric, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 export const STAT_SPANS = ["hour", "minute"] as const;
 export type StatSpan = (typeof STAT_SPANS)[number];
@@ -43,6 +43,16 @@ export const solverAnswerStats = pgTable(
     check("solver_answer_stats_span_check", sql`${table.span} in ('hour','minute')`),
   ],
 );
+
+/**
+ * What round statements added to solver_answer_stats and the fold has not yet moved there (migration 0011): one row
+ * per statement, appended, so writers share no row (see answer-stats.ts). Reads add these rows to the aggregate's.
+ */
+export const solverAnswerStatsPending = pgTable("solver_answer_stats_pending", {
+  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+  /** answer-stats.ts's AnswerStatsDelta[] as JSON text (`json`: stored as written, not re-encoded). */
+  stats: json("stats").notNull(),
+});
 
 /** Orders by the minute and hour they were accepted in, by the solver they were assigned to, as they stand now. */
 export const solverOrderStats = pgTable(

@@ -6,9 +6,8 @@
 import { jsonRecordset } from "../db/json-recordset.ts";
 import {
   type AnswerFact,
-  answerStatsJson,
-  answerStatsRows,
-  upsertAnswerStatsSql,
+  answerStatsDeltas,
+  appendAnswerStatsSql,
   type WinFact,
 } from "../scorecards/answer-stats.ts";
 import { quoteRequests, quotes, solverAnswers } from "./tables.ts";
@@ -28,7 +27,7 @@ const requestRecords = jsonRecordset(quoteRequests);
 const answerRecords = jsonRecordset(solverAnswers);
 const quoteRecords = jsonRecordset(quotes);
 
-/** The statement; `scorecards: false` leaves out the scorecards' upsert (the bench's baseline only). */
+/** The statement; `scorecards: false` leaves out what it adds to the scorecards (the bench's baseline only). */
 export function saveQuoteRoundsSql(options: { scorecards: boolean }): string {
   return `
 with requests as (
@@ -45,8 +44,8 @@ with requests as (
 )${
     options.scorecards
       ? `, answer_stats as (
-  -- The scorecards' counts, in the same statement: stored together with the answers or not at all.
-  ${upsertAnswerStatsSql("$4")}
+  -- What the rounds add to the scorecards, in the same statement: stored together with the answers or not at all.
+  ${appendAnswerStatsSql("$4")}
 )`
       : ""
   }
@@ -56,6 +55,9 @@ from jsonb_to_recordset($3::jsonb) as q(${quoteRecords.definitions})`;
 }
 
 export const SAVE_QUOTE_ROUNDS_SQL = saveQuoteRoundsSql({ scorecards: true });
+/** Prepared under these names on PostgreSQL: parsed and planned once per connection, not once per batch. */
+export const SAVE_QUOTE_ROUNDS_STATEMENT = "sluice_save_quote_rounds";
+export const SAVE_HARD_ROUND_STATEMENT = "sluice_save_hard_round";
 
 /** The statement's parameters: the rounds' requests, answers and entries, and what they add to the scorecards. */
 export function quoteRoundsParams(rounds: readonly QuoteRound[]): unknown[] {
@@ -64,7 +66,7 @@ export function quoteRoundsParams(rounds: readonly QuoteRound[]): unknown[] {
     requestRecords.json(rounds.map((round) => round.request)),
     answerRecords.json(rounds.flatMap((round) => round.answers)),
     quoteRecords.json(rounds.flatMap((round) => round.entries)),
-    answerStatsJson(answerStatsRows(answers, wins)),
+    JSON.stringify(answerStatsDeltas(answers, wins)),
   ];
 }
 
@@ -85,7 +87,7 @@ export function quoteRoundsActivity(rounds: readonly QuoteRound[]): {
 
 /**
  * A hard round (POST /order) as ONE statement: its answers, and what they and its winner (if one met the quoted total)
- * add to the scorecards.
+ * add to the scorecards (appended like a /quote round's).
  */
 export const SAVE_HARD_ROUND_SQL = `
 with answers as (
@@ -95,7 +97,7 @@ with answers as (
     as a(${answerRecords.names}, position)
   order by a.position
 )
-${upsertAnswerStatsSql("$2")}`;
+${appendAnswerStatsSql("$2")}`;
 
 export function hardRoundActivity(
   answers: readonly SolverAnswerInsert[],
@@ -110,7 +112,7 @@ export function hardRoundActivity(
 
 export function hardRoundParams(answers: readonly SolverAnswerInsert[], winnerSolverId: string | undefined) {
   const activity = hardRoundActivity(answers, winnerSolverId);
-  return [answerRecords.json(answers), answerStatsJson(answerStatsRows(activity.answers, activity.wins))];
+  return [answerRecords.json(answers), JSON.stringify(answerStatsDeltas(activity.answers, activity.wins))];
 }
 
 function answerFact(answer: SolverAnswerInsert): AnswerFact {

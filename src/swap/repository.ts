@@ -9,7 +9,9 @@ import {
   quoteRoundsActivity,
   quoteRoundsParams,
   SAVE_HARD_ROUND_SQL,
+  SAVE_HARD_ROUND_STATEMENT,
   SAVE_QUOTE_ROUNDS_SQL,
+  SAVE_QUOTE_ROUNDS_STATEMENT,
 } from "./quote-round-statement.ts";
 import { quoteRequests, quotes, solverAnswers } from "./tables.ts";
 
@@ -37,7 +39,9 @@ export class QuoteRepository {
 
   /** Stores several /quote calls in one statement, all or nothing. */
   async saveQuoteRounds(rounds: readonly QuoteRound[]): Promise<void> {
-    await this.database.query(SAVE_QUOTE_ROUNDS_SQL, quoteRoundsParams(rounds));
+    await this.database.query(SAVE_QUOTE_ROUNDS_SQL, quoteRoundsParams(rounds), {
+      name: SAVE_QUOTE_ROUNDS_STATEMENT,
+    });
     const { answers, wins } = quoteRoundsActivity(rounds);
     this.activity.answers(answers, wins);
   }
@@ -48,7 +52,9 @@ export class QuoteRepository {
     winnerSolverId: string | undefined,
   ): Promise<void> {
     if (answers.length === 0) return;
-    await this.database.query(SAVE_HARD_ROUND_SQL, hardRoundParams(answers, winnerSolverId));
+    await this.database.query(SAVE_HARD_ROUND_SQL, hardRoundParams(answers, winnerSolverId), {
+      name: SAVE_HARD_ROUND_STATEMENT,
+    });
     const activity = hardRoundActivity(answers, winnerSolverId);
     this.activity.answers(activity.answers, activity.wins);
   }

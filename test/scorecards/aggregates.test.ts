@@ -1,16 +1,24 @@
 // The scorecard aggregates against a recount from the raw rows, on PGlite and PostgreSQL: after batches of /quote
-// rounds and hard rounds (the round statements), orders created, filled, expired and cancelled (the trigger on
-// orders), after a reorg rewind that takes fills back, and the migration's backfill run on the same rows.
+// rounds and hard rounds (the round statements append their counts; reads add them before the fold, the fold moves
+// them, folds at once count each once), orders created, filled, expired and cancelled (the trigger on orders), after
+// a reorg rewind that takes fills back, and the migration's backfill run on the same rows.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { indexedBlocks } from "../../src/indexer/tables.ts";
+import { silentLogger } from "../../src/logger.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { OrderSettlement } from "../../src/orders/settlement.ts";
-import { bucketStartOf } from "../../src/scorecards/answer-stats.ts";
+import {
+  ANSWER_COUNT_COLUMNS,
+  bucketStartOf,
+  FOLD_ANSWER_STATS_SQL,
+} from "../../src/scorecards/answer-stats.ts";
+import { AnswerStatsFold } from "../../src/scorecards/answer-stats-fold.ts";
 import { latencyBucket } from "../../src/scorecards/latency-buckets.ts";
+import { type AnswerStatsRecord, ScorecardRepository } from "../../src/scorecards/repository.ts";
 import { mulberry32 } from "../../src/shared/seeded-random.ts";
 import type { QuoteRound } from "../../src/swap/quote-round-statement.ts";
 import { QuoteRepository, type SolverAnswerRow } from "../../src/swap/repository.ts";
@@ -68,6 +76,25 @@ function rowAt(rows: Map<string, Row>, span: string, at: Date, solverId: string,
   return row;
 }
 
+const RECORD_FIELD: Record<(typeof ANSWER_COUNT_COLUMNS)[number], keyof AnswerStatsRecord> = {
+  offered: "offered",
+  quoted: "quoted",
+  declined: "declined",
+  rejected_timeout: "rejectedTimeout",
+  rejected_http_status: "rejectedHttpStatus",
+  rejected_invalid_body: "rejectedInvalidBody",
+  rejected_echo_mismatch: "rejectedEchoMismatch",
+  rejected_wrong_filler: "rejectedWrongFiller",
+  rejected_zero_amount: "rejectedZeroAmount",
+  rejected_network: "rejectedNetwork",
+  soft_wins: "softWins",
+  hard_wins: "hardWins",
+};
+
+function countOf(record: AnswerStatsRecord, column: (typeof ANSWER_COUNT_COLUMNS)[number]): number {
+  return record[RECORD_FIELD[column]] as number;
+}
+
 function addBucket(row: Row, column: string, bucket: number, by = 1): void {
   const counts = row[column] as number[];
   while (counts.length <= bucket) counts.push(0);
@@ -95,6 +122,35 @@ describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
 
   async function stored(table: string): Promise<Map<string, Row>> {
     return normalize(await database.query<Row>(`select * from ${table}`));
+  }
+
+  async function pendingRows(): Promise<number> {
+    const rows = await database.query<{ n: string | number }>(
+      "select count(*) as n from solver_answer_stats_pending",
+    );
+    return Number(rows[0]!.n);
+  }
+
+  /** The answer counts as the scorecards read them (aggregate and pending rows), summed per key. */
+  async function readAnswers(): Promise<Map<string, Row>> {
+    const repository = new ScorecardRepository(database);
+    const summed = new Map<string, Row>();
+    for (const span of ["hour", "minute"] as const) {
+      for (const record of await repository.answerStats(span, new Date(0))) {
+        const key = `${span}|${record.bucketStart.toISOString()}|${record.solverId}`;
+        const row = summed.get(key) ?? {
+          span,
+          bucket_start: record.bucketStart,
+          solver_id: record.solverId,
+          ...Object.fromEntries(ANSWER_COUNT_COLUMNS.map((column) => [column, 0])),
+          latency_counts: [] as number[],
+        };
+        for (const column of ANSWER_COUNT_COLUMNS) (row[column] as number) += countOf(record, column);
+        record.latencyCounts.forEach((n, bucket) => addBucket(row, "latency_counts", bucket, n));
+        summed.set(key, row);
+      }
+    }
+    return normalize([...summed.values()]);
   }
 
   /** Every solver_answer_stats row, recounted from solver_answers, quotes (rank 0) and orders (hard wins). */
@@ -286,13 +342,49 @@ describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
   it("answer counts equal a recount of the stored answers after batches of /quote and hard rounds", async () => {
     await playRounds(120);
     expect(placed.length).toBeGreaterThan(20);
+    // Before any fold, the reads count what the statements appended.
+    expect(await pendingRows()).toBeGreaterThan(20);
+    expect(await stored("solver_answer_stats")).toEqual(new Map());
+    const recount = await recountAnswers();
+    expect(await readAnswers()).toEqual(recount);
+    // Half of it folded: the reads add the other half to the aggregate's rows.
+    await database.query(FOLD_ANSWER_STATS_SQL, [Math.floor((await pendingRows()) / 2)]);
+    expect(await pendingRows()).toBeGreaterThan(10);
+    expect(await readAnswers()).toEqual(recount);
+    // The rest folded by the worker's fold: the aggregate alone holds the recount, nothing is pending.
+    await new AnswerStatsFold(database, silentLogger()).fold();
+    expect(await pendingRows()).toBe(0);
     const live = await stored("solver_answer_stats");
-    expect(live).toEqual(await recountAnswers());
+    expect(live).toEqual(recount);
+    expect(await readAnswers()).toEqual(recount);
     // Both spans of every solver were written, and histograms are not empty.
     expect([...live.values()].filter((row) => row.span === "hour").length).toBeGreaterThanOrEqual(
       SOLVERS.length,
     );
     expect([...live.values()].some((row) => (row.latency_counts as number[]).length > 10)).toBe(true);
+  });
+
+  it("folds running at once count every pending row once", async () => {
+    const before = await recountAnswers();
+    await playRounds(60);
+    expect(await pendingRows()).toBeGreaterThan(20);
+    // Small batches, many folds at once (on PostgreSQL each on its own pooled connection).
+    const folds = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        let taken = 0;
+        for (;;) {
+          const rows = await database.query<{ taken: string | number }>(FOLD_ANSWER_STATS_SQL, [3]);
+          const n = Number(rows[0]!.taken);
+          taken += n;
+          if (n === 0) return taken;
+        }
+      }),
+    );
+    expect(folds.reduce((sum, n) => sum + n, 0)).toBeGreaterThan(20);
+    expect(await pendingRows()).toBe(0);
+    const recount = await recountAnswers();
+    expect(recount).not.toEqual(before);
+    expect(await stored("solver_answer_stats")).toEqual(recount);
   });
 
   it("order counts follow creation, fills, expiries and cancels, and a reorg rewind takes fills back", async () => {
