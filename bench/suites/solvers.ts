@@ -1,7 +1,7 @@
 // The solvers suite (issue 15): GET /api/v1/solvers over 1,000,000 answers and 100,000 orders spanning 8 days
 // (SQL-generated, aggregates built by migration 0008's backfill) beside the bare Fastify route in the same run; its
 // latency while /quote writes answers (six delayed solver servers, as the swap suite's); /quote's throughput at
-// saturation; and the round writer's statement timed alone with and without the aggregates' upsert. See
+// saturation; and the round writer's statement timed alone with and without what it adds to the aggregates. See
 // bench/README.md.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -42,8 +42,11 @@ import type { BenchSuite, SuiteOptions } from "./types.ts";
 const WARMUP_SECONDS = 2;
 /** Connections that saturate /quote on the 2-core machine (each waits ~50 ms for its slowest solver). */
 const SATURATION_CONNECTIONS = 16;
-/** Timed calls of each statement variant. */
-const STATEMENT_CALLS = 1000;
+/** Timed calls of each statement variant, in blocks whose p99s give the judged p99 (their median). */
+const STATEMENT_CALLS = 20_000;
+const STATEMENT_BLOCK = 1000;
+/** Rounds per statement timed: one, and what the round writer's 20 ms window holds at saturation. */
+const STATEMENT_ROUNDS = [1, 6];
 
 interface RouteFigures extends LoadResult {
   label: string;
@@ -52,7 +55,18 @@ interface RouteFigures extends LoadResult {
 interface StatementTiming {
   calls: number;
   p50Ms: number;
+  /** The median of the p99s of consecutive blocks of STATEMENT_BLOCK calls. */
   p99Ms: number;
+  /** The p99 over every call: one burst of slow commits (a checkpoint) moves it, whichever variant ran then. */
+  overallP99Ms: number;
+}
+
+interface StatementRun {
+  rounds: number;
+  answers: number;
+  entries: number;
+  withAggregates: StatementTiming;
+  withoutAggregates: StatementTiming;
 }
 
 interface SolversDatabaseRun {
@@ -69,12 +83,7 @@ interface SolversDatabaseRun {
     quoteRequestsPerSecond: number;
   };
   quoteSaturation: { connections: number; requestsPerSecond: number; p50Ms: number; p99Ms: number };
-  statement: {
-    answers: number;
-    entries: number;
-    withAggregates: StatementTiming;
-    withoutAggregates: StatementTiming;
-  };
+  statements: StatementRun[];
   targets: Verdict[];
 }
 
@@ -212,7 +221,12 @@ async function runOnDatabase(
     await sluice.stop();
 
     log(`${kind}: timing the round statement with and without the aggregates`);
-    const statement = await withDatabase(kind, (database) => timeRoundStatement(database, solverIds));
+    const statements: StatementRun[] = [];
+    for (const rounds of STATEMENT_ROUNDS) {
+      statements.push(
+        await withDatabase(kind, (database) => timeRoundStatement(database, solverIds, rounds)),
+      );
+    }
     const run = {
       kind,
       scale,
@@ -233,7 +247,7 @@ async function runOnDatabase(
         p50Ms: quantile(quoteLatencies, 0.5),
         p99Ms: quantile(quoteLatencies, 0.99),
       },
-      statement,
+      statements,
     };
     return { ...run, targets: judge(run) };
   } finally {
@@ -270,10 +284,14 @@ async function checkSolvers(url: string, solvers: number, dataset: SolversDatase
 }
 
 /**
- * The round writer's statement alone, alternating the variants: one /quote round of the deployment's solvers (each
- * answer quoted, each an entry), fresh ids every call.
+ * The round writer's statement alone, alternating the variants: `rounds` /quote rounds of the deployment's solvers
+ * (each answer quoted, each an entry), fresh ids every call.
  */
-async function timeRoundStatement(database: Database, solverIds: readonly string[]) {
+async function timeRoundStatement(
+  database: Database,
+  solverIds: readonly string[],
+  rounds: number,
+): Promise<StatementRun> {
   const round = (): QuoteRound => {
     const requestId = randomUUID();
     const now = new Date();
@@ -338,28 +356,35 @@ async function timeRoundStatement(database: Database, solverIds: readonly string
   ];
   for (let i = 0; i < STATEMENT_CALLS + 10; i++) {
     for (const variant of i % 2 === 0 ? variants : [...variants].reverse()) {
-      const params = variant.params(quoteRoundsParams([round()]));
+      const params = variant.params(quoteRoundsParams(Array.from({ length: rounds }, round)));
       const started = performance.now();
       await database.query(variant.sql, params, { name: variant.name });
       // The first ten of each are unmeasured (connection, statement caches).
       if (i >= 10) variant.durations.push(performance.now() - started);
     }
   }
-  const timing = (durations: number[]): StatementTiming => ({
-    calls: durations.length,
-    p50Ms: quantile(durations, 0.5),
-    p99Ms: quantile(durations, 0.99),
-  });
+  const timing = (durations: number[]): StatementTiming => {
+    const blockP99s = [];
+    for (let start = 0; start + STATEMENT_BLOCK <= durations.length; start += STATEMENT_BLOCK) {
+      blockP99s.push(quantile(durations.slice(start, start + STATEMENT_BLOCK), 0.99));
+    }
+    return {
+      calls: durations.length,
+      p50Ms: quantile(durations, 0.5),
+      p99Ms: quantile(blockP99s, 0.5),
+      overallP99Ms: quantile(durations, 0.99),
+    };
+  };
   return {
-    answers: solverIds.length,
-    entries: solverIds.length,
+    rounds,
+    answers: rounds * solverIds.length,
+    entries: rounds * solverIds.length,
     withAggregates: timing(variants[0]!.durations),
     withoutAggregates: timing(variants[1]!.durations),
   };
 }
 
 function judge(run: Omit<SolversDatabaseRun, "targets">): Verdict[] {
-  const { withAggregates: withA, withoutAggregates: without } = run.statement;
   return [
     {
       target: "GET /solvers ≥ 0.3 × bare Fastify (req/s)",
@@ -371,16 +396,13 @@ function judge(run: Omit<SolversDatabaseRun, "targets">): Verdict[] {
       measured: `${ms(run.underQuoteLoad.solversP99Ms)} ms`,
       pass: run.underQuoteLoad.solversP99Ms < 20,
     },
-    {
-      target: "round statement p50 with aggregates within 10 % of without",
-      measured: `${ms(withA.p50Ms)} vs ${ms(without.p50Ms)} ms (${percent(withA.p50Ms, without.p50Ms)})`,
-      pass: withA.p50Ms <= without.p50Ms * 1.1,
-    },
-    {
-      target: "round statement p99 with aggregates within 10 % of without",
-      measured: `${ms(withA.p99Ms)} vs ${ms(without.p99Ms)} ms (${percent(withA.p99Ms, without.p99Ms)})`,
-      pass: withA.p99Ms <= without.p99Ms * 1.1,
-    },
+    ...run.statements.flatMap(({ rounds, withAggregates: withA, withoutAggregates: without }) =>
+      (["p50Ms", "p99Ms"] as const).map((quantile) => ({
+        target: `round statement (${rounds} round${rounds > 1 ? "s" : ""}) ${quantile.slice(0, 3)} with aggregates within 10 % of without`,
+        measured: `${withA[quantile].toFixed(2)} vs ${without[quantile].toFixed(2)} ms (${percent(withA[quantile], without[quantile])})`,
+        pass: withA[quantile] <= without[quantile] * 1.1,
+      })),
+    ),
   ];
 }
 
@@ -427,11 +449,16 @@ function formatReport(report: SolversReport): string {
         `${formatNumber(run.quoteSaturation.requestsPerSecond, 1)} req/s, p50 ${ms(run.quoteSaturation.p50Ms)} ms, ` +
         `p99 ${ms(run.quoteSaturation.p99Ms)} ms.`,
       "",
-      `The round statement alone (${run.statement.answers} answers and ${run.statement.entries} entries, ` +
-        `${run.statement.withAggregates.calls} calls each, alternating): with the aggregates p50 ` +
-        `${ms(run.statement.withAggregates.p50Ms)} / p99 ${ms(run.statement.withAggregates.p99Ms)} ms, without ` +
-        `${ms(run.statement.withoutAggregates.p50Ms)} / ${ms(run.statement.withoutAggregates.p99Ms)} ms.`,
-      "",
+      ...run.statements.flatMap((statement) => [
+        `The round statement alone (${statement.rounds} round${statement.rounds > 1 ? "s" : ""}: ` +
+          `${statement.answers} answers and ${statement.entries} entries, ${statement.withAggregates.calls} calls ` +
+          `each, alternating, prepared): with the aggregates p50 ${statement.withAggregates.p50Ms.toFixed(2)} / p99 ` +
+          `${statement.withAggregates.p99Ms.toFixed(2)} ms, without ${statement.withoutAggregates.p50Ms.toFixed(2)} / ` +
+          `${statement.withoutAggregates.p99Ms.toFixed(2)} ms (p99: the median of the p99s of blocks of ` +
+          `${STATEMENT_BLOCK} calls; over all calls ${statement.withAggregates.overallP99Ms.toFixed(2)} vs ` +
+          `${statement.withoutAggregates.overallP99Ms.toFixed(2)} ms).`,
+        "",
+      ]),
       ...targetsSection(run.kind, run.targets),
     );
   }
