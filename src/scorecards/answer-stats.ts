@@ -136,7 +136,7 @@ with taken as (
   returning stats
 ), summed as (
   select k.span, k.bucket_start, d.s as solver_id,
-    ${ANSWER_COUNT_COLUMNS.map((column, index) => `sum(d.c[${index + 1}]) as ${column}`).join(",\n    ")},
+    ${ANSWER_COUNT_COLUMNS.map((column, index) => `coalesce(sum(d.c[${index + 1}]), 0) as ${column}`).join(",\n    ")},
     solver_stats_sum(d.l) as latency_counts
   from taken
     cross join lateral json_to_recordset(taken.stats) as ${DELTA_RECORD}
