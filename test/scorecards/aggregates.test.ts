@@ -146,7 +146,7 @@ describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
           latency_counts: [] as number[],
         };
         for (const column of ANSWER_COUNT_COLUMNS) (row[column] as number) += countOf(record, column);
-        record.latencyCounts.forEach((n, bucket) => addBucket(row, "latency_counts", bucket, n));
+        for (const [bucket, n] of record.latencyCounts.entries()) addBucket(row, "latency_counts", bucket, n);
         summed.set(key, row);
       }
     }
