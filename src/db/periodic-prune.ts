@@ -2,6 +2,7 @@
 // idempotent and cheap when there is nothing to drop, so no replica has to be chosen for it. One run at a time; a
 // failed run (the database out of reach) is logged and tried again at the next interval.
 import type { Logger } from "../logger.ts";
+import { PeriodicJob } from "./periodic-job.ts";
 
 export interface PeriodicPruneOptions {
   intervalMs: number;
@@ -13,29 +14,23 @@ export interface PeriodicPruneOptions {
 }
 
 export class PeriodicPrune {
-  #timer: NodeJS.Timeout | undefined;
-  #pruning: Promise<number> | undefined;
+  readonly #job: PeriodicJob<number>;
 
-  constructor(private readonly options: PeriodicPruneOptions) {}
-
-  start(): void {
-    this.#timer ??= setInterval(() => void this.prune(), this.options.intervalMs);
-    this.#timer.unref();
-    void this.prune();
+  constructor(private readonly options: PeriodicPruneOptions) {
+    this.#job = new PeriodicJob(options.intervalMs, () => this.#prune());
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    await this.#pruning;
+  start(): void {
+    this.#job.start();
+  }
+
+  stop(): Promise<void> {
+    return this.#job.stop();
   }
 
   /** Runs a prune now (or joins the one running); resolves with how many rows went (0 after a failure). */
   prune(): Promise<number> {
-    this.#pruning ??= this.#prune().finally(() => {
-      this.#pruning = undefined;
-    });
-    return this.#pruning;
+    return this.#job.run();
   }
 
   async #prune(): Promise<number> {

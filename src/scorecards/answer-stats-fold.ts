@@ -4,6 +4,7 @@
 // (or to its next start). Reads add what is pending, so how often this runs changes how many rows reads add, not
 // what they count.
 import type { Database } from "../db/client.ts";
+import { PeriodicJob } from "../db/periodic-job.ts";
 import type { Logger } from "../logger.ts";
 import { FOLD_ANSWER_STATS_SQL } from "./answer-stats.ts";
 
@@ -12,34 +13,28 @@ export const FOLD_INTERVAL_MS = 1000;
 const FOLD_BATCH = 500;
 
 export class AnswerStatsFold {
-  #timer: NodeJS.Timeout | undefined;
-  #folding: Promise<number> | undefined;
+  readonly #job: PeriodicJob<number>;
   #failing = false;
 
   constructor(
     private readonly database: Database,
     private readonly logger: Logger,
-    private readonly intervalMs = FOLD_INTERVAL_MS,
-  ) {}
-
-  start(): void {
-    this.#timer ??= setInterval(() => void this.fold(), this.intervalMs);
-    this.#timer.unref();
-    void this.fold();
+    intervalMs = FOLD_INTERVAL_MS,
+  ) {
+    this.#job = new PeriodicJob(intervalMs, () => this.#foldAll());
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    await this.#folding;
+  start(): void {
+    this.#job.start();
+  }
+
+  stop(): Promise<void> {
+    return this.#job.stop();
   }
 
   /** Folds everything pending now (or joins the fold running); resolves with how many pending rows it took. */
   fold(): Promise<number> {
-    this.#folding ??= this.#foldAll().finally(() => {
-      this.#folding = undefined;
-    });
-    return this.#folding;
+    return this.#job.run();
   }
 
   async #foldAll(): Promise<number> {

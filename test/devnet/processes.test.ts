@@ -9,7 +9,7 @@ import { DevnetInUseError, stopLeftoverProcesses } from "../../src/devnet/proces
 import { silentLogger } from "../../src/logger.ts";
 import { readProcessIdentity } from "../../src/process/identity.ts";
 import { writeJsonAtomically } from "../../src/shared/json-file.ts";
-import { isAlive } from "../support/processes.ts";
+import { isAlive, startSleeper } from "../support/processes.ts";
 import { temporaryDataDir } from "./support.ts";
 
 describe("leftover devnet processes", () => {
@@ -22,17 +22,6 @@ describe("leftover devnet processes", () => {
     dir.remove();
   });
 
-  /** A process that lives until signalled, and its identity. */
-  async function sleeper() {
-    const child = spawn("sleep", ["60"], { stdio: "ignore" });
-    children.push(child);
-    await once(child, "spawn");
-    // Until exec has replaced the forked node, /proc shows node's command line.
-    while (!readProcessIdentity(child.pid!)?.cmdline?.startsWith("sleep"))
-      await new Promise((r) => setTimeout(r, 5));
-    return { child, identity: readProcessIdentity(child.pid!)! };
-  }
-
   /** A process that has exited: what a killed server's record names. */
   async function exitedOwner() {
     const child = spawn("true", { stdio: "ignore" });
@@ -43,7 +32,7 @@ describe("leftover devnet processes", () => {
   }
 
   it("stops a recorded child whose identity matches, with its stop signal", async () => {
-    const { child, identity } = await sleeper();
+    const { child, identity } = await startSleeper(children);
     writeJsonAtomically(path, {
       owner: await exitedOwner(),
       children: [{ role: "anvil", stopSignal: "SIGINT", process: identity }],
@@ -55,7 +44,7 @@ describe("leftover devnet processes", () => {
   });
 
   it("leaves alone a process that reuses a recorded PID (another start time or command line)", async () => {
-    const { child, identity } = await sleeper();
+    const { child, identity } = await startSleeper(children);
     writeJsonAtomically(path, {
       owner: await exitedOwner(),
       children: [
@@ -72,8 +61,8 @@ describe("leftover devnet processes", () => {
   });
 
   it("refuses to start while the recorded owner runs, and signals none of its children", async () => {
-    const owner = await sleeper();
-    const anvil = await sleeper();
+    const owner = await startSleeper(children);
+    const anvil = await startSleeper(children);
     writeJsonAtomically(path, {
       owner: owner.identity,
       children: [{ role: "anvil", stopSignal: "SIGINT", process: anvil.identity }],

@@ -1,11 +1,11 @@
 // A recorded process is the same process until it has exited: PIDs are reused, so identity is PID, boot, start time
 // and command line — but a process in its exit shows an empty command line while /proc still lists it running,
 // and that is still the recorded process, not another one.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, describe, expect, it } from "vitest";
-import { processState, readProcessIdentity, waitUntilExited } from "../../src/process/identity.ts";
-import { isAlive } from "../support/processes.ts";
+import { processState, waitUntilExited } from "../../src/process/identity.ts";
+import { isAlive, startSleeper } from "../support/processes.ts";
 
 describe("process identity", () => {
   const children: ChildProcess[] = [];
@@ -14,17 +14,8 @@ describe("process identity", () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   });
 
-  async function sleeper() {
-    const child = spawn("sleep", ["60"], { stdio: "ignore" });
-    children.push(child);
-    await once(child, "spawn");
-    while (!readProcessIdentity(child.pid!)?.cmdline?.startsWith("sleep"))
-      await new Promise((r) => setTimeout(r, 5));
-    return { child, identity: readProcessIdentity(child.pid!)! };
-  }
-
   it("knows a running process by its identity, and not one with another start time or command line", async () => {
-    const { identity } = await sleeper();
+    const { identity } = await startSleeper(children);
     expect(processState(identity)).toBe("running");
     expect(processState({ ...identity, startTime: "1" })).toBe("gone");
     expect(processState({ ...identity, cmdline: "sleep 61" })).toBe("gone");
@@ -37,7 +28,7 @@ describe("process identity", () => {
   // process must read gone to /proc as well.
   it("counts a signalled process as running until it has exited, through its exit", async () => {
     for (let round = 0; round < 20; round++) {
-      const { child, identity } = await sleeper();
+      const { child, identity } = await startSleeper(children);
       const exited = once(child, "exit");
       process.kill(child.pid!, "SIGINT");
       for (;;) {

@@ -1,7 +1,10 @@
 // Processes as /proc shows them, for tests that check what a process left running: whether one is alive, and the
 // processes below one (its children and theirs), found without anything the process under test wrote.
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { type ProcessIdentity, readProcessIdentity } from "../../src/process/identity.ts";
 
 /** A process is gone when /proc has no entry for it or it is a zombie waiting to be reaped. */
 export function isAlive(pid: number): boolean {
@@ -50,4 +53,19 @@ export function descendantsOf(pid: number): Array<{ pid: number; command: string
     }
   }
   return found;
+}
+
+/**
+ * A `sleep 60` that lives until signalled, and its identity once it runs `sleep`; added to `children` for the test's
+ * cleanup to kill.
+ */
+export async function startSleeper(
+  children: ChildProcess[],
+): Promise<{ child: ChildProcess; identity: ProcessIdentity }> {
+  const child = spawn("sleep", ["60"], { stdio: "ignore" });
+  children.push(child);
+  await once(child, "spawn");
+  // Until exec has replaced the forked node, /proc shows node's command line.
+  while (!readProcessIdentity(child.pid!)?.cmdline?.startsWith("sleep")) await sleep(5);
+  return { child, identity: readProcessIdentity(child.pid!)! };
 }
