@@ -425,13 +425,21 @@ describe("reference solver when the chain loses its fills", () => {
     await catchUp();
     expect(await orders.findById(placed.orderId)).toMatchObject({ status: "filled", txHash: first.txHash });
 
-    await reorgFrom(await blockOf(first));
-    expect(
-      await chain.publicClient.getTransactionReceipt({ hash: first.txHash as Hex }).catch(() => null),
-    ).toBeNull();
-    expect(await isUsedNonce(swapper, placed.nonce)).toBe(false);
-    await catchUp();
-    expect(await orders.findById(placed.orderId)).toMatchObject({ status: "open", txHash: null });
+    // The solver refills the order as soon as Sluice reopens it: with automine its transaction could be mined and
+    // indexed within the same catch-up (seen in CI), so it waits in the mempool until the reopened order is checked.
+    await chain.testClient.setAutomine(false);
+    try {
+      await reorgFrom(await blockOf(first));
+      expect(
+        await chain.publicClient.getTransactionReceipt({ hash: first.txHash as Hex }).catch(() => null),
+      ).toBeNull();
+      expect(await isUsedNonce(swapper, placed.nonce)).toBe(false);
+      await catchUp();
+      expect(await orders.findById(placed.orderId)).toMatchObject({ status: "open", txHash: null });
+    } finally {
+      await chain.testClient.setAutomine(true);
+    }
+    await chain.mine(1);
 
     // (a) The same order, open again with its nonce unused, is filled again.
     const again = await flow.logs.waitFor(filled(placed.orderHash), {
