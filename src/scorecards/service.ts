@@ -1,8 +1,8 @@
 // GET /solvers and /solvers/{id}: every configured solver with its cooldown and scorecard. The scorecards of all
 // solvers are read together (four primary-key range reads of the aggregate tables, the answer reads with the rows
 // still pending fold) and kept for at most MAX_STALENESS_MS, so any number of requests costs at most one read per
-// second per replica; concurrent requests share the read in flight. Each snapshot's answers are serialized once per base URL (the logo URLs depend on it)
-// and sent as bytes after that.
+// second per replica; concurrent requests share the read in flight. Each snapshot's answers are serialized once per
+// base URL (the logo URLs depend on it) and sent as bytes after that.
 import type { Clock } from "../clock.ts";
 import { type JsonBytes, jsonBytes } from "../shared/json-text.ts";
 import type { Solver, SolverDirectory } from "../solvers/directory.ts";
