@@ -59,9 +59,14 @@ export const SAVE_QUOTE_ROUNDS_SQL = saveQuoteRoundsSql({ scorecards: true });
 export const SAVE_QUOTE_ROUNDS_STATEMENT = "sluice_save_quote_rounds";
 export const SAVE_HARD_ROUND_STATEMENT = "sluice_save_hard_round";
 
-/** The statement's parameters: the rounds' requests, answers and entries, and what they add to the scorecards. */
-export function quoteRoundsParams(rounds: readonly QuoteRound[]): unknown[] {
-  const { answers, wins } = quoteRoundsActivity(rounds);
+/**
+ * The statement's parameters: the rounds' requests, answers and entries, and what they add to the scorecards
+ * (`activity`, the rounds' quoteRoundsActivity, passed by a caller that also needs it).
+ */
+export function quoteRoundsParams(
+  rounds: readonly QuoteRound[],
+  { answers, wins }: RoundActivity = quoteRoundsActivity(rounds),
+): unknown[] {
   return [
     requestRecords.json(rounds.map((round) => round.request)),
     answerRecords.json(rounds.flatMap((round) => round.answers)),
@@ -70,11 +75,14 @@ export function quoteRoundsParams(rounds: readonly QuoteRound[]): unknown[] {
   ];
 }
 
-/** The rounds' answers and soft wins (each round's rank-0 entry) as the scorecards count them. */
-export function quoteRoundsActivity(rounds: readonly QuoteRound[]): {
+/** What a save adds to the scorecards: its answers and the rounds they won. */
+export interface RoundActivity {
   answers: AnswerFact[];
   wins: WinFact[];
-} {
+}
+
+/** The rounds' answers and soft wins (each round's rank-0 entry) as the scorecards count them. */
+export function quoteRoundsActivity(rounds: readonly QuoteRound[]): RoundActivity {
   return {
     answers: rounds.flatMap((round) => round.answers.map(answerFact)),
     wins: rounds.flatMap((round) =>
@@ -102,7 +110,7 @@ ${appendAnswerStatsSql("$2")}`;
 export function hardRoundActivity(
   answers: readonly SolverAnswerInsert[],
   winnerSolverId: string | undefined,
-): { answers: AnswerFact[]; wins: WinFact[] } {
+): RoundActivity {
   const won = answers.find((answer) => answer.solverId === winnerSolverId);
   return {
     answers: answers.map(answerFact),
@@ -110,8 +118,8 @@ export function hardRoundActivity(
   };
 }
 
-export function hardRoundParams(answers: readonly SolverAnswerInsert[], winnerSolverId: string | undefined) {
-  const activity = hardRoundActivity(answers, winnerSolverId);
+/** The hard round statement's parameters: its answers, and what they and its winner add to the scorecards. */
+export function hardRoundParams(answers: readonly SolverAnswerInsert[], activity: RoundActivity): unknown[] {
   return [answerRecords.json(answers), JSON.stringify(answerStatsDeltas(activity.answers, activity.wins))];
 }
 

@@ -39,11 +39,11 @@ export class QuoteRepository {
 
   /** Stores several /quote calls in one statement, all or nothing. */
   async saveQuoteRounds(rounds: readonly QuoteRound[]): Promise<void> {
-    await this.database.query(SAVE_QUOTE_ROUNDS_SQL, quoteRoundsParams(rounds), {
+    const activity = quoteRoundsActivity(rounds);
+    await this.database.query(SAVE_QUOTE_ROUNDS_SQL, quoteRoundsParams(rounds, activity), {
       name: SAVE_QUOTE_ROUNDS_STATEMENT,
     });
-    const { answers, wins } = quoteRoundsActivity(rounds);
-    this.activity.answers(answers, wins);
+    this.activity.answers(activity.answers, activity.wins);
   }
 
   /** Stores a hard round's answers and what they (and its winner, if any) add to the scorecards: one statement. */
@@ -52,10 +52,10 @@ export class QuoteRepository {
     winnerSolverId: string | undefined,
   ): Promise<void> {
     if (answers.length === 0) return;
-    await this.database.query(SAVE_HARD_ROUND_SQL, hardRoundParams(answers, winnerSolverId), {
+    const activity = hardRoundActivity(answers, winnerSolverId);
+    await this.database.query(SAVE_HARD_ROUND_SQL, hardRoundParams(answers, activity), {
       name: SAVE_HARD_ROUND_STATEMENT,
     });
-    const activity = hardRoundActivity(answers, winnerSolverId);
     this.activity.answers(activity.answers, activity.wins);
   }
 
