@@ -20,21 +20,13 @@ import { AnswerStatsFold } from "../../src/scorecards/answer-stats-fold.ts";
 import { latencyBucket } from "../../src/scorecards/latency-buckets.ts";
 import { type AnswerStatsRecord, ScorecardRepository } from "../../src/scorecards/repository.ts";
 import { mulberry32 } from "../../src/shared/seeded-random.ts";
+import { SOLVER_REJECTIONS } from "../../src/solvers/client.ts";
 import type { QuoteRound } from "../../src/swap/quote-round-statement.ts";
 import { QuoteRepository, type SolverAnswerRow } from "../../src/swap/repository.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { newOrder } from "../support/order-rows.ts";
 
 const SOLVERS = ["ext_a", "ext_b", "int_c"];
-const REASONS = [
-  "timeout",
-  "http_status",
-  "invalid_body",
-  "echo_mismatch",
-  "wrong_filler",
-  "zero_amount",
-  "network",
-] as const;
 const START = Date.parse("2026-11-20T10:58:30.000Z");
 const MIGRATION = readFileSync(
   new URL("../../src/db/migrations/0008_solver_stats.sql", import.meta.url),
@@ -160,7 +152,7 @@ describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
       offered: 0,
       quoted: 0,
       declined: 0,
-      ...Object.fromEntries(REASONS.map((reason) => [`rejected_${reason}`, 0])),
+      ...Object.fromEntries(SOLVER_REJECTIONS.map((reason) => [`rejected_${reason}`, 0])),
       soft_wins: 0,
       hard_wins: 0,
       latency_counts: [] as number[],
@@ -319,7 +311,7 @@ describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
       return { ...base, outcome: "quoted", reason: null, latencyMs, amountOut };
     }
     if (roll < 0.75) return { ...base, outcome: "declined", reason: null, latencyMs, amountOut: null };
-    const reason = REASONS[Math.floor(random() * REASONS.length)]!;
+    const reason = SOLVER_REJECTIONS[Math.floor(random() * SOLVER_REJECTIONS.length)]!;
     return { ...base, outcome: "rejected", reason, detail: `why ${reason}`, latencyMs, amountOut: null };
   }
 
