@@ -28,9 +28,7 @@ import {
 } from "./plan.ts";
 import { receiverAddress } from "./random.ts";
 
-export const REGISTRY_DIR = fileURLToPath(
-  new URL("../../../shared/fixtures/metadata-mainnet", import.meta.url),
-);
+export const REGISTRY_DIR = fileURLToPath(new URL("../../fixtures/metadata-mainnet", import.meta.url));
 
 /** What the benchmark needs to know about the stored dataset, and what its output states. */
 export interface PartnerDatasetFacts {

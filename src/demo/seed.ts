@@ -7,8 +7,8 @@ import { packagePath } from "../package-root.ts";
 import { seedDemoPoints } from "./points.ts";
 import { seedDemoRegistry } from "./registry.ts";
 
-/** The public metadata tree shipped beside the repository (shared/fixtures). */
-export const DEFAULT_DEMO_REGISTRY_DIR = packagePath("..", "shared", "fixtures", "metadata-mainnet");
+/** The public metadata tree shipped beside the repository (fixtures/metadata-mainnet, copied from the public Symbiotic metadata repository). */
+export const DEFAULT_DEMO_REGISTRY_DIR = packagePath("fixtures", "metadata-mainnet");
 
 export async function seedDemoData(
   database: Database,

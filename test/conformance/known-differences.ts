@@ -1,4 +1,4 @@
-// Where Sluice's real answers differ from the real system's documents (../shared/reference), on purpose: each
+// Where Sluice's real answers differ from the real system's documents (fixtures/reference), on purpose: each
 // difference names the findings it explains and why it stays. The conformance tests fail on any finding no entry
 // explains, and on an entry that no finding needed any more, so this list is always exactly what differs. README
 // "### Compatibility" quotes every title.

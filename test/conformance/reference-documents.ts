@@ -1,4 +1,4 @@
-// The real system's OpenAPI documents (../shared/reference/rfq-backend*.openapi.json) as the conformance tests read
+// The real system's OpenAPI documents (fixtures/reference/rfq-backend*.openapi.json) as the conformance tests read
 // them: their operations, keyed the same way as Sluice's own document's, and an ajv validator of each operation's
 // documented responses. Both documents are OpenAPI 3.1, whose schemas are JSON Schema 2020-12, so ajv's 2020 dialect
 // reads them as they are; a 3.0 document (`nullable`, boolean `exclusiveMinimum`) would need converting first and is
@@ -11,7 +11,7 @@ import addFormatsModule from "ajv-formats";
 // ajv-formats is CommonJS: under NodeNext its default export is the module object's `default`.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-export const REFERENCE_DIR = fileURLToPath(new URL("../../../shared/reference/", import.meta.url));
+export const REFERENCE_DIR = fileURLToPath(new URL("../../fixtures/reference/", import.meta.url));
 export const PUBLIC_REFERENCE = `${REFERENCE_DIR}rfq-backend.openapi.json`;
 export const INTERNAL_REFERENCE = `${REFERENCE_DIR}rfq-backend-internal.openapi.json`;
 

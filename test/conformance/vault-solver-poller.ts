@@ -1,5 +1,5 @@
 // A solver that behaves like Symbiotic's vault-solver, written from the real system's documents only — the public
-// and internal OpenAPI documents (../shared/reference/rfq-backend*.openapi.json, the public one through the types
+// and internal OpenAPI documents (fixtures/reference/rfq-backend*.openapi.json, the public one through the types
 // openapi-typescript generated from it), the ABIs beside them and the solver protocol of DESIGN.md §4 — and nothing
 // of Sluice's code. It:
 // - quotes: `POST {url}/quote` with `x-rfq-shared-secret`, priced from the legs it is sent; the one leg that pays the

@@ -1,4 +1,4 @@
-// The reference ABIs (shared/reference/abi-*.json) are the interface: every function, event and error the flow
+// The reference ABIs (fixtures/reference/abi-*.json) are the interface: every function, event and error the flow
 // uses must exist in our compiled artifacts with the same name, input types (tuple layouts and field names
 // included) and output types; functions with the same state mutability (getMaxAssets stays nonpayable), events
 // with the same indexed flags.
@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { adapterFactoryAbi, executorAbi, liquidLaneAdapterAbi, reactorAbi } from "../../src/chain/abis.ts";
 
-const REFERENCE_DIR = fileURLToPath(new URL("../../../shared/reference/", import.meta.url));
+const REFERENCE_DIR = fileURLToPath(new URL("../../fixtures/reference/", import.meta.url));
 
 interface Param {
   name?: string;

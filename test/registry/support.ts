@@ -8,9 +8,7 @@ import { readMetadataTree, readTreeTokens } from "../../src/registry/metadata-tr
 import type { Overlay } from "../../src/registry/overlay.ts";
 
 /** The real public mainnet metadata tree (744 files), beside the repository. */
-export const FIXTURE_TREE = fileURLToPath(
-  new URL("../../../shared/fixtures/metadata-mainnet", import.meta.url),
-);
+export const FIXTURE_TREE = fileURLToPath(new URL("../../fixtures/metadata-mainnet", import.meta.url));
 
 /** The fixture tree's demo overlay (deterministic). */
 export async function fixtureOverlay(seed?: number): Promise<Overlay> {
