@@ -1,5 +1,5 @@
 // sluice/client: a typed client of Sluice's swap flow for wallet apps. viem is its only dependency (a peer); it
-// runs in Node 20+ and in browsers. See README "## Client".
+// runs in Node 20+ and in browsers. See docs/wallets.md "Client".
 export type * from "./api-types.ts";
 export {
   type CallOptions,

@@ -1,4 +1,4 @@
-// `streamOrders`: GET /orders/stream (README "### Order stream") as an async iterator of typed events. It resumes
+// `streamOrders`: GET /orders/stream (docs/wallets.md "Order stream") as an async iterator of typed events. It resumes
 // after a drop with `Last-Event-ID` after the delay the server's `retry:` asks, so a caller sees every change once;
 // it returns on `end` or a 204 (every named order is final), and gives up with OrderStreamUnavailableError when the
 // stream cannot be opened or keeps dropping without delivering anything, so a caller can poll instead.

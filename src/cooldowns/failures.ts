@@ -3,7 +3,7 @@
 // flooding /quote for one swapper — or with `solverIds` of one solver, where nobody else quotes — adds nothing). Each
 // solver keeps a window of its last counted rounds since its last cooldown ended; more than the configured share of
 // failures in a full window starts a cooldown, stored, so every replica honours it. The windows live in memory: each
-// replica judges the rounds it ran, a sample of the same traffic (README "Solver cooldowns").
+// replica judges the rounds it ran, a sample of the same traffic (docs/solvers.md "Solver cooldowns").
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";

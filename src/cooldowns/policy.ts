@@ -63,7 +63,7 @@ export function failuresCallForCooldown(
   return counted >= config.failures.window && failures > config.failures.maxShare * counted;
 }
 
-/** The README's wording of a cooldown's reason, as logged and stored. */
+/** The guide's wording of a cooldown's reason (docs/solvers.md), as logged and stored. */
 export function fadeReason(fades: number, window: number): string {
   return `faded ${fades} of its last ${window} assigned orders that ended`;
 }

@@ -83,7 +83,7 @@ export const DurationSchema = z.union([
 ]);
 
 /**
- * The fade breaker (README "Solver cooldowns"): when a solver is left out of auctions and /liquidity for a while,
+ * The fade breaker (docs/solvers.md "Solver cooldowns"): when a solver is left out of auctions and /liquidity for a while,
  * doubling on repeats.
  */
 export const CooldownConfigSchema = z

@@ -78,7 +78,7 @@ function solverMetrics(registry: Registry): SolverActivity {
 
 /**
  * `sluice_solver_in_cooldown{solver}`: 1 while the solver is in cooldown, else 0, read from the stored state at each
- * scrape. Every replica reports the same shared state, so aggregate replicas with max(), never sum() (README
+ * scrape. Every replica reports the same shared state, so aggregate replicas with max(), never sum() (docs/solvers.md
  * "Solver cooldowns"); `max(sluice_solver_in_cooldown) by (solver)` summed gives the solvers in cooldown.
  */
 export function registerCooldownGauge(

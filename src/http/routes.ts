@@ -136,7 +136,7 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "POST", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetSchema, handler: dev.faucet(services.dev) }),
     route({ method: "POST", url: "/dev/fund", listener: "public", onRequest: devOnly, schema: dev.fundSchema, handler: dev.fundWallet(services.dev) }),
     route({ method: "POST", url: "/dev/rpc", listener: "public", onRequest: devOnly, schema: demoPage.rpcSchema, handler: demoPage.rpc(services.dev) }),
-    // The swap demo page, at the root where a person types it (README "## Demo page").
+    // The swap demo page, at the root where a person types it (docs/wallets.md "Demo page").
     route({ method: "GET", url: "/demo", listener: "public", atRoot: true, onRequest: devOnly, schema: demoPage.pageSchema, handler: demoPage.page(services.dev) }),
     route({ method: "GET", url: "/demo/page.js", listener: "public", atRoot: true, onRequest: devOnly, schema: demoPage.pageSchema, handler: demoPage.script(services.dev) }),
   ];

@@ -1,7 +1,7 @@
 // Where Sluice's real answers differ from the real system's documents (fixtures/reference), on purpose: each
 // difference names the findings it explains and why it stays. The conformance tests fail on any finding no entry
-// explains, and on an entry that no finding needed any more, so this list is always exactly what differs. README
-// "### Compatibility" quotes every title.
+// explains, and on an entry that no finding needed any more, so this list is always exactly what differs.
+// docs/compatibility.md quotes every title.
 import type { ErrorObject } from "ajv/dist/2020.js";
 import type { OperationKey } from "./reference-documents.ts";
 
@@ -17,7 +17,7 @@ export type Finding =
   | { kind: "document"; field: string; ours: unknown; theirs: unknown };
 
 export interface KnownDifference {
-  /** Quoted verbatim in the README's Compatibility section. */
+  /** Quoted verbatim in docs/compatibility.md. */
   title: string;
   /** Why Sluice differs: the spec sentence or design fact that wins over the real document. */
   reason: string;
