@@ -1,7 +1,13 @@
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // Inside the repository @sluice/client is its sources (as tsconfig.json's paths say), so tests run what is checked
+  // out; test/client/package.test.ts installs the packed package to test what users install.
+  resolve: {
+    alias: { "@sluice/client": fileURLToPath(new URL("./packages/client/src/index.ts", import.meta.url)) },
+  },
   test: {
     include: ["test/**/*.test.ts"],
     pool: "forks",

@@ -4,12 +4,12 @@
 //   npx tsx examples/swap.ts                   # endpoints from ./data/devnet/endpoints.json
 //   npx tsx examples/swap.ts --api http://127.0.0.1:8080/api/v1 --rpc http://127.0.0.1:PORT
 //
-// It uses sluice/client (README "## Client") and a fresh wallet funded by the devnet faucet. Exit code 0 when the order is filled with settled amounts
+// It uses @sluice/client (docs/wallets.md "Client") and a fresh wallet funded by the devnet faucet. Exit code 0 when the order is filled with settled amounts
 // equal to its outputs and the balances moved by exactly those amounts; 1 otherwise. `--json` prints a summary line.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createSluiceClient } from "sluice/client";
+import { createSluiceClient } from "@sluice/client";
 import {
   type Address,
   createPublicClient,

@@ -1,9 +1,11 @@
-// The client's wire types (src/client/openapi.gen.ts) from an OpenAPI document, by openapi-typescript. One function
+// The client's wire types (packages/client/src/openapi.gen.ts) from an OpenAPI document, by openapi-typescript. One function
 // for both the generator (npm run client:types) and the drift test, so they cannot disagree on the output.
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 
-export const CLIENT_TYPES_FILE = fileURLToPath(new URL("../src/client/openapi.gen.ts", import.meta.url));
+export const CLIENT_TYPES_FILE = fileURLToPath(
+  new URL("../packages/client/src/openapi.gen.ts", import.meta.url),
+);
 
 const HEADER = `// GENERATED from Sluice's own GET /api/v1/openapi.json by openapi-typescript: do not edit by hand.
 // Regenerate with \`npm run client:types\` (starts a devnet in a temporary directory, reads the document it serves and

@@ -1,4 +1,4 @@
-// npm run client:types — rewrites src/client/openapi.gen.ts from the document a freshly started devnet serves (in a
+// npm run client:types — rewrites packages/client/src/openapi.gen.ts from the document a freshly started devnet serves (in a
 // temporary data directory, on free ports; the devnet's deployment is deterministic, so is the document).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

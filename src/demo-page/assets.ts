@@ -1,4 +1,4 @@
-// The demo page's two files: index.html as written, and page.ts bundled for the browser with viem and sluice/client
+// The demo page's two files: index.html as written, and page.ts bundled for the browser with viem and @sluice/client
 // by esbuild the first time it is asked for (then kept), so the page always runs the sources it ships with and
 // nothing is built unless a devnet serves it.
 import { readFileSync } from "node:fs";

@@ -1,7 +1,15 @@
 /// <reference lib="dom" />
-// The swap demo page (/demo on the devnet): a wallet's swap through sluice/client, step by step as a wallet app
+// The swap demo page (/demo on the devnet): a wallet's swap through @sluice/client, step by step as a wallet app
 // does it — fund a throwaway wallet, quote, approve, sign and submit, watch the order until it settles.
 // Served by the devnet only; bundled with viem for the browser by ./assets.ts.
+
+import {
+  createSluiceClient,
+  type DevFaucetAsset,
+  type QuoteEntry,
+  SluiceApiError,
+  sendTransactionRequest,
+} from "@sluice/client";
 import {
   type Address,
   createPublicClient,
@@ -12,13 +20,6 @@ import {
   parseUnits,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import {
-  createSluiceClient,
-  type DevFaucetAsset,
-  type QuoteEntry,
-  SluiceApiError,
-  sendTransactionRequest,
-} from "../client/index.ts";
 
 const API_URL = `${location.origin}/api/v1`;
 const sluice = createSluiceClient({ apiUrl: API_URL });

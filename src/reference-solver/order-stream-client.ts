@@ -7,7 +7,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import { readServerSentEvents } from "../client/sse.ts";
+import { readServerSentEvents } from "@sluice/client";
 import type { Logger } from "../logger.ts";
 
 export interface OrderStreamClientOptions {

@@ -40,8 +40,8 @@ describe("the folders of src/", () => {
     expect(upward.map((edge) => edge.example)).toEqual([]);
   });
 
-  it("keeps src/client standalone: it imports only its own files and viem (sluice/client ships alone)", () => {
-    const clientDir = join(SRC, "client");
+  it("keeps packages/client standalone: it imports only its own files and viem (@sluice/client ships alone)", () => {
+    const clientDir = fileURLToPath(new URL("../../packages/client/src", import.meta.url));
     const outside = readdirSync(clientDir)
       .filter((name) => name.endsWith(".ts"))
       .flatMap((name) =>

@@ -5,12 +5,12 @@
 // legs were kept. Every answer is checked against the route's declared schemas and the OpenAPI document.
 import { randomUUID } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
+import { createSluiceClient, type Fetch, SluiceApiError } from "@sluice/client";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import type { Address } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AuctionResult } from "../../src/auctions/schemas.ts";
-import { createSluiceClient, type Fetch, SluiceApiError } from "../../src/client/index.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
 import { QuoteRepository } from "../../src/swap/repository.ts";
@@ -376,7 +376,7 @@ describe.each(databaseKinds)("GET /auctions/{requestId} (%s)", (kind) => {
     });
   });
 
-  it("is read by sluice/client's auction(): the result, and AUCTION_OPEN as a SluiceApiError naming availableAt", async () => {
+  it("is read by @sluice/client's auction(): the result, and AUCTION_OPEN as a SluiceApiError naming availableAt", async () => {
     // The client's fetch goes to the test app in process (the app is built on the test's clock).
     const inProcess: Fetch = async (input) => {
       const url = new URL(String(input));

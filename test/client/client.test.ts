@@ -1,26 +1,8 @@
-// sluice/client against a fresh devnet: its generated types match the document the server serves, a whole swap
+// @sluice/client against a fresh devnet: its generated types match the document the server serves, a whole swap
 // goes through it with a viem wallet client as the signer and waitForOrder on the order stream (polling when the
-// stream route answers 404), its errors carry both envelopes, and the package
-// `npm ci` builds (dist/client) is importable and type-checks from a directory where only viem is installed.
-import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { promisify } from "node:util";
-import {
-  type Address,
-  createWalletClient,
-  defineChain,
-  erc20Abi,
-  type Hex,
-  http,
-  isAddress,
-  parseUnits,
-} from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_TYPES_FILE, renderClientTypes } from "../../scripts/client-types.ts";
-import type { DevnetSluice } from "../../src/app/devnet.ts";
-import { buildClientPackage } from "../../src/cli/client-package.ts";
+// stream route answers 404), and its errors carry both envelopes. test/client/package.test.ts installs the packed
+// package into a project of its own.
+import { readFileSync } from "node:fs";
 import {
   createSluiceClient,
   type OrderStreamEvent,
@@ -28,17 +10,19 @@ import {
   OrderWaitTimeoutError,
   SluiceApiError,
   type SluiceClient,
-} from "../../src/client/index.ts";
-import { createTransport } from "../../src/client/transport.ts";
+} from "@sluice/client";
+import { type Address, createWalletClient, defineChain, erc20Abi, type Hex, http, parseUnits } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTransport } from "../../packages/client/src/transport.ts";
+import { CLIENT_TYPES_FILE, renderClientTypes } from "../../scripts/client-types.ts";
+import type { DevnetSluice } from "../../src/app/devnet.ts";
 import { devnetClient, startTestDevnet, temporaryDataDir } from "../devnet/support.ts";
-import { REPO_ROOT } from "../support/cli.ts";
 
-const run = promisify(execFile);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-describe("sluice/client on a fresh devnet", () => {
+describe("@sluice/client on a fresh devnet", () => {
   const dataDir = temporaryDataDir();
-  const consumerDir = temporaryDataDir();
   let devnet: DevnetSluice;
   let sluice: SluiceClient;
   beforeAll(async () => {
@@ -48,7 +32,6 @@ describe("sluice/client on a fresh devnet", () => {
   afterAll(async () => {
     await devnet?.sluice.stop();
     dataDir.remove();
-    consumerDir.remove();
   });
 
   it("has the wire types of the document the running server serves (npm run client:types regenerates them)", async () => {
@@ -57,7 +40,7 @@ describe("sluice/client on a fresh devnet", () => {
     const current = await renderClientTypes(document);
     expect(
       current === committed,
-      "src/client/openapi.gen.ts differs from the server's document: run `npm run client:types` and commit it",
+      "packages/client/src/openapi.gen.ts differs from the server's document: run `npm run client:types` and commit it",
     ).toBe(true);
   });
 
@@ -245,84 +228,5 @@ describe("sluice/client on a fresh devnet", () => {
     });
     setTimeout(() => controller.abort(new Error("the wallet closed")), 100);
     await expect(waiting).rejects.toThrow("the wallet closed");
-  });
-
-  it("is importable, and type-checks, from the built package in a directory with only viem installed", async () => {
-    const modules = join(consumerDir.path, "node_modules");
-    const packageDir = join(modules, "sluice");
-    mkdirSync(packageDir, { recursive: true });
-    cpSync(join(REPO_ROOT, "package.json"), join(packageDir, "package.json"));
-    await buildClientPackage(join(packageDir, "dist", "client"));
-    symlinkSync(join(REPO_ROOT, "node_modules", "viem"), join(modules, "viem"), "dir");
-
-    // The bundle imports nothing but viem (today only its types): the server's dependencies are not there.
-    const bundle = readFileSync(join(packageDir, "dist", "client", "index.js"), "utf8");
-    const imported = [...bundle.matchAll(/\bfrom\s*"([^"]+)"|\bimport\s*\(?\s*"([^"]+)"/g)].map(
-      (m) => m[1] ?? m[2],
-    );
-    expect(imported.filter((specifier) => !/^viem(\/|$)/.test(specifier!))).toEqual([]);
-
-    const consumer = `import { createSluiceClient, OrderStreamUnavailableError, SluiceApiError, type OrderStreamEvent,
-  type QuoteEntry } from "sluice/client";
-import { privateKeyToAccount, generatePrivateKey } from "viem/accounts";
-const sluice = createSluiceClient({ apiUrl: process.argv[2] ?? "" });
-const account = privateKeyToAccount(generatePrivateKey());
-const funded = await sluice.dev.fund(account.address);
-const chainId = Number(process.argv[3]);
-const quoted = await sluice.quote({ tokenInChainId: chainId, tokenOutChainId: chainId, tokenIn: funded.token,
-  tokenOut: process.argv[4] ?? "", amount: 10n ** 18n, swapper: account.address, outputs: [{ token: process.argv[4] ?? "" }] });
-const best: QuoteEntry = quoted.quotes[0]!;
-let code = "";
-try { await sluice.orders({ orderId: "nope" }); } catch (error) { if (error instanceof SluiceApiError) code = error.code; }
-// The stream reads SSE from fetch alone: an orderId the server rejects is refused before any event.
-let streamRefused = 0;
-try {
-  const first: IteratorResult<OrderStreamEvent, void> = await sluice.streamOrders({ orderId: "nope" }).next();
-  void first;
-} catch (error) {
-  if (error instanceof OrderStreamUnavailableError && error.cause instanceof SluiceApiError) streamRefused = error.cause.status;
-}
-console.log(JSON.stringify({ solvers: quoted.quotes.length, best: best.solver.id, code, streamRefused }));
-`;
-    writeFileSync(join(consumerDir.path, "package.json"), JSON.stringify({ type: "module", private: true }));
-    writeFileSync(join(consumerDir.path, "consumer.ts"), consumer);
-    writeFileSync(
-      join(consumerDir.path, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          lib: ["ES2022", "DOM"],
-          types: [],
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          skipLibCheck: true,
-          outDir: "out",
-        },
-        files: ["consumer.ts", "process.d.ts"],
-      }),
-    );
-    // No @types/node there: the consumer declares the one Node global it uses.
-    writeFileSync(join(consumerDir.path, "process.d.ts"), "declare const process: { argv: string[] };\n");
-    const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
-    await run(process.execPath, [tsc, "-p", consumerDir.path], { cwd: consumerDir.path }).catch((error) => {
-      throw new Error(
-        `the consumer does not type-check against dist/client:\n${error.stdout}${error.stderr}`,
-      );
-    });
-
-    const { stdout } = await run(
-      process.execPath,
-      [join("out", "consumer.js"), devnet.apiUrl, String(devnet.chain.chainId), devnet.chain.core.tokens.usd],
-      { cwd: consumerDir.path, env: { PATH: process.env.PATH ?? "" } },
-    );
-    expect(JSON.parse(stdout.trim())).toEqual({
-      solvers: 2,
-      best: "sluice_alpha",
-      code: "VALIDATION_FAILED",
-      streamRefused: 400,
-    });
-    expect(isAddress(devnet.chain.core.tokens.usd)).toBe(true);
   });
 });

@@ -1,16 +1,17 @@
-// The client's order stream (sluice/client streamOrders): against a server, a stream cut after every second change
+// The client's order stream (@sluice/client streamOrders): against a server, a stream cut after every second change
 // resumes with Last-Event-ID and delivers each change of a burst exactly once, in log order; against scripted
 // answers, the SSE reader's corners (CRLF, split chunks, multi-line data, comments), `end` and 204 that stop it,
 // `resync` followed by the snapshot again, and OrderStreamUnavailableError when the answer is not a stream or the
 // stream keeps dropping without an event.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sluice } from "../../src/app/sluice.ts";
+
 import {
   createSluiceClient,
   type OrderStreamEvent,
   OrderStreamUnavailableError,
   readServerSentEvents,
-} from "../../src/client/index.ts";
+} from "@sluice/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Sluice } from "../../src/app/sluice.ts";
 import type { Database } from "../../src/db/client.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import type { OrderStatus } from "../../src/orders/tables.ts";

@@ -2,12 +2,12 @@
 // indexer, as any InvalidateNonce); sent from another account it invalidates that account's nonce only, and the
 // order still fills. An order waiting for funds is cancelled the same way. 404 for an unknown order; 409 for one
 // that is no longer open, and for one whose deadline has passed by chain time (before the indexer expired it). And
-// the same through sluice/client, sent with a viem wallet client.
+// the same through @sluice/client, sent with a viem wallet client.
 import { randomUUID } from "node:crypto";
+import { createSluiceClient, SluiceApiError, sendTransactionRequest } from "@sluice/client";
 import { createWalletClient, decodeFunctionData, defineChain, type Hex, http, type LocalAccount } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { reactorAbi } from "../../src/chain/abis.ts";
-import { createSluiceClient, SluiceApiError, sendTransactionRequest } from "../../src/client/index.ts";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { CancelResponseSchema } from "../../src/orders/schemas.ts";
@@ -136,7 +136,7 @@ describe.each(databaseKinds)("POST /cancel (%s)", (kind) => {
     expect(await status(row.orderId)).toBe("cancelled");
   });
 
-  it("through sluice/client: cancelOrder, sent with sendTransactionRequest and a viem wallet client; typed errors", async () => {
+  it("through @sluice/client: cancelOrder, sent with sendTransactionRequest and a viem wallet client; typed errors", async () => {
     const row = await place();
     const sluice = createSluiceClient({ apiUrl });
     const answer = await sluice.cancelOrder(row.orderId);

@@ -2,8 +2,8 @@
 // solver (disabled ones too) with its logo, cooldown fields and scorecard; the hour, day and week windows; answers
 // at most 1 s stale; 404 SOLVER_NOT_FOUND; every answer valid against the declared response schemas.
 import { randomUUID } from "node:crypto";
+import { createSluiceClient, SluiceApiError } from "@sluice/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSluiceClient, SluiceApiError } from "../../src/client/index.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";

@@ -35,7 +35,7 @@ export function page(helpers: DevHelpers): Handler<typeof pageSchema> {
   };
 }
 
-/** The demo page's script: page.ts bundled with viem and sluice/client (built at the first request). */
+/** The demo page's script: page.ts bundled with viem and @sluice/client (built at the first request). */
 export function script(helpers: DevHelpers): Handler<typeof pageSchema> {
   return async (_request, reply) => {
     if (!helpers.demoPage) throw new DevOnlyError("no_faucet");

@@ -1,4 +1,4 @@
-// sluice/client: a typed client of Sluice's swap flow for wallet apps. viem is its only dependency (a peer); it
+// @sluice/client: a typed client of Sluice's swap flow for wallet apps. viem is its only dependency (a peer); it
 // runs in Node 20+ and in browsers. See docs/wallets.md "Client".
 export type * from "./api-types.ts";
 export {
