@@ -1,6 +1,7 @@
 // `sluice solvers cooldown --lift <id> | --set <id> --until <ISO-8601>`: the operator's override of the fade breaker,
 // written to the stored state that every replica re-reads within 250 ms. Against a running embedded server the
 // data directory is locked and the command fails with the lock's message, as every command does.
+import { existsSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
 import { systemClock } from "../clock.ts";
 import { readEnv } from "../config/env.ts";
@@ -8,6 +9,7 @@ import { logCooldownChange } from "../cooldowns/cooldowns.ts";
 import { CooldownRepository } from "../cooldowns/repository.ts";
 import { loadDeployment } from "../deployment/load.ts";
 import { SOLVER_ID_PATTERN } from "../deployment/schema.ts";
+import { devnetFiles } from "../devnet/devnet.ts";
 import { createLogger } from "../logger.ts";
 import { withMigratedDatabase } from "./database.ts";
 
@@ -66,18 +68,34 @@ function checkedOptions(options: CooldownOptions): string {
   return options.set;
 }
 
-/** With a deployment named, the id must be one of its solvers; without one, it must at least look like an id. */
+/**
+ * The id must be a solver of the deployment `serve` runs on: the one DEPLOYMENT/DEPLOYMENT_FILE name, else the
+ * devnet's in DATA_DIR (its deployment.json). With neither there is nothing to check an id against, so nothing is
+ * written: a cooldown for a solver that does not exist would be stored and shown, and never matter.
+ */
 function checkSolverId(solverId: string, env: ReturnType<typeof readEnv>): void {
-  if (env.DEPLOYMENT || env.DEPLOYMENT_FILE) {
-    const deployment = loadDeployment({
-      ...(env.DEPLOYMENT ? { network: env.DEPLOYMENT } : {}),
-      ...(env.DEPLOYMENT_FILE ? { file: env.DEPLOYMENT_FILE } : {}),
-    });
-    if (!deployment.solvers.some((solver) => solver.id === solverId))
-      throw new InvalidArgumentError(`${solverId} is not a solver of deployment ${deployment.name}`);
-  } else if (!SOLVER_ID_PATTERN.test(solverId)) {
+  if (!SOLVER_ID_PATTERN.test(solverId))
     throw new InvalidArgumentError(`${solverId} is not a solver id (<prefix>_<solver_name> in lowercase)`);
-  }
+  const devnetDeployment = devnetFiles(env.DATA_DIR).deployment;
+  const named = env.DEPLOYMENT || env.DEPLOYMENT_FILE;
+  if (!named && !existsSync(devnetDeployment))
+    throw new InvalidArgumentError(
+      `no deployment to check ${solverId} against: set DEPLOYMENT or DEPLOYMENT_FILE to the deployment the server ` +
+        `runs, or start the devnet in ${env.DATA_DIR} first`,
+    );
+  const deployment = loadDeployment(
+    named
+      ? {
+          ...(env.DEPLOYMENT ? { network: env.DEPLOYMENT } : {}),
+          ...(env.DEPLOYMENT_FILE ? { file: env.DEPLOYMENT_FILE } : {}),
+        }
+      : { file: devnetDeployment },
+  );
+  const ids = deployment.solvers.map((solver) => solver.id);
+  if (!ids.includes(solverId))
+    throw new InvalidArgumentError(
+      `${solverId} is not a solver of deployment ${deployment.name} (its solvers: ${ids.join(", ") || "none"})`,
+    );
 }
 
 function parseInstant(value: string): Date {

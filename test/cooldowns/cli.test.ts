@@ -1,15 +1,31 @@
 // `sluice solvers cooldown --lift | --set` end to end: the real binary against PGlite in a data directory (and
 // PostgreSQL when TEST_DATABASE_URL is set), the stored state and history it leaves, its refusals, and the data
 // directory's lock message while another process holds the embedded database.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, type DatabaseKind, openDatabase } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { runSluice } from "../support/cli.ts";
 import { createEmptyPostgresDatabase, databaseKinds } from "../support/db.ts";
 import { placeholderDeployment } from "../support/server.ts";
+
+const ALPHA = {
+  id: "ext_alpha",
+  name: "Alpha",
+  endpoint: "http://127.0.0.1:9/",
+  filler: `0x${"2".padStart(40, "0")}`,
+  internal: false,
+  sharedSecretEnv: "ALPHA_SECRET",
+};
+
+/** A deployment file naming ext_alpha as its one solver, as the devnet writes its own (a parsed Deployment). */
+function writeDeploymentFile(path: string, name = "ours"): string {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify({ ...placeholderDeployment({ solvers: [ALPHA] }), name }));
+  return path;
+}
 
 interface CliTarget {
   env: Record<string, string | undefined>;
@@ -18,7 +34,10 @@ interface CliTarget {
 }
 
 async function cliTarget(kind: DatabaseKind, workDir: string): Promise<CliTarget> {
-  const noDeployment = { DEPLOYMENT: undefined, DEPLOYMENT_FILE: undefined };
+  const noDeployment = {
+    DEPLOYMENT: undefined,
+    DEPLOYMENT_FILE: writeDeploymentFile(join(workDir, "deployment.json")),
+  };
   if (kind === "pglite") {
     const dataDir = join(workDir, "data");
     return {
@@ -116,21 +135,38 @@ describe("sluice solvers cooldown's checks, before any database is opened", () =
   });
 
   it("checks the id against the deployment when one is named", async () => {
-    const file = join(workDir, "deployment.json");
-    const solver = {
-      id: "ext_alpha",
-      name: "Alpha",
-      endpoint: "http://127.0.0.1:9/",
-      filler: `0x${"2".padStart(40, "0")}`,
-      internal: false,
-      sharedSecretEnv: "ALPHA_SECRET",
-    };
-    // A parsed deployment written back out (durations in milliseconds) reads the same.
-    writeFileSync(file, JSON.stringify({ ...placeholderDeployment({ solvers: [solver] }), name: "ours" }));
+    const file = writeDeploymentFile(join(workDir, "deployment.json"));
     const env = { DATA_DIR: join(workDir, "data"), DEPLOYMENT: undefined, DEPLOYMENT_FILE: file };
     const unknown = await runSluice(["solvers", "cooldown", "--lift", "ext_nobody"], env);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain("ext_nobody is not a solver of deployment ours");
+    expect(unknown.stderr).toContain(
+      "ext_nobody is not a solver of deployment ours (its solvers: ext_alpha)",
+    );
+    const known = await runSluice(["solvers", "cooldown", "--lift", "ext_alpha"], env);
+    expect(known).toMatchObject({ code: 0, stdout: "ext_alpha: no cooldown; its doubling starts over\n" });
+  });
+
+  it("checks the id against the devnet's deployment in DATA_DIR when none is named, and refuses with neither", async () => {
+    const dataDir = join(workDir, "devnet-data");
+    const env = { DATA_DIR: dataDir, DEPLOYMENT: undefined, DEPLOYMENT_FILE: undefined };
+    const nothing = await runSluice(
+      ["solvers", "cooldown", "--set", "ext_alpha", "--until", "2099-01-01T00:00:00Z"],
+      env,
+    );
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain("no deployment to check ext_alpha against");
+    expect(existsSync(join(dataDir, "db"))).toBe(false);
+
+    writeDeploymentFile(join(dataDir, "devnet", "deployment.json"), "devnet");
+    const unknown = await runSluice(
+      ["solvers", "cooldown", "--set", "sluice_gamma", "--until", "2099-01-01T00:00:00Z"],
+      env,
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      "sluice_gamma is not a solver of deployment devnet (its solvers: ext_alpha)",
+    );
+    expect(existsSync(join(dataDir, "db"))).toBe(false);
     const known = await runSluice(["solvers", "cooldown", "--lift", "ext_alpha"], env);
     expect(known).toMatchObject({ code: 0, stdout: "ext_alpha: no cooldown; its doubling starts over\n" });
   });
@@ -147,7 +183,7 @@ describe("sluice solvers cooldown against a running embedded server", () => {
       const refused = await runSluice(["solvers", "cooldown", "--lift", "ext_alpha"], {
         DATA_DIR: dataDir,
         DEPLOYMENT: undefined,
-        DEPLOYMENT_FILE: undefined,
+        DEPLOYMENT_FILE: writeDeploymentFile(join(workDir, "deployment.json")),
       });
       expect({ code: refused.code, stdout: refused.stdout }).toEqual({ code: 1, stdout: "" });
       expect(refused.stderr).toContain(
