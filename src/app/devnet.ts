@@ -47,8 +47,12 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
   // the port is chosen here (the OS's choice of a free one) instead of inside listen().
   const port = env.PORT === 0 ? await freePort(env.HOST) : env.PORT;
   const apiUrl = `http://${reachableHost(env.HOST)}:${port}/api/v1`;
-  // The internal listener always takes a free port on the devnet (INTERNAL_PORT=0), written to endpoints.json.
-  const internalPort = await freePort(env.INTERNAL_HOST);
+  // The internal listener takes INTERNAL_PORT when it is set, else a free port (two devnets can run side by side);
+  // either way it is printed and written to endpoints.json.
+  const internalPort =
+    env.INTERNAL_PORT === undefined || env.INTERNAL_PORT === 0
+      ? await freePort(env.INTERNAL_HOST)
+      : env.INTERNAL_PORT;
   const internalApiUrl = `http://${reachableHost(env.INTERNAL_HOST)}:${internalPort}/api-internal/v1`;
 
   // The embedded database's directory is locked before anything starts: a second process on this DATA_DIR stops
@@ -110,11 +114,20 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
     writeJsonAtomically(chain.files.endpoints, {
       apiUrl: sluice.apiUrl,
       internalApiUrl: sluice.internalApiUrl,
+      metricsUrl: sluice.metricsUrl,
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,
     });
     const demoDiscount = await publishDemoDiscountLogged(sluice.apiUrl, chain, logger);
-    return { sluice, apiUrl: sluice.apiUrl, chain, bundled: solvers, demoDiscount };
+    return {
+      sluice,
+      apiUrl: sluice.apiUrl,
+      internalApiUrl: sluice.internalApiUrl,
+      metricsUrl: sluice.metricsUrl,
+      chain,
+      bundled: solvers,
+      demoDiscount,
+    };
   } catch (error) {
     // Once built, the root stops everything (the solvers, anvil, the database); before, it is done here.
     if (sluice) {

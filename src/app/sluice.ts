@@ -13,7 +13,7 @@
 // started first, then what was running before the root (the devnet's bundled solvers, then anvil) → the database
 // closes. The whole stop is bounded once, by the signal handler (shutdown.ts, src/cli/signals.ts).
 import { type Clock, systemClock } from "../clock.ts";
-import { checkInternalListener, type Env, httpTimeouts } from "../config/env.ts";
+import { checkInternalListener, DEFAULT_INTERNAL_PORT, type Env, httpTimeouts } from "../config/env.ts";
 import type { Database } from "../db/client.ts";
 import { DemoPage } from "../demo-page/assets.ts";
 import { DevRpcRelay } from "../devnet/rpc-relay.ts";
@@ -98,6 +98,8 @@ export interface Sluice {
   readonly apiUrl: string;
   /** The internal API's base once started, e.g. `http://127.0.0.1:8081/api-internal/v1`. */
   readonly internalApiUrl: string;
+  /** Prometheus metrics on the internal listener once started, e.g. `http://127.0.0.1:8081/metrics`. */
+  readonly metricsUrl: string;
   start(): Promise<void>;
   /** Drains and stops everything; resolves once the database is closed. Idempotent. */
   stop(): Promise<void>;
@@ -198,8 +200,18 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       isCoolingDown: (solverId) => view.isCoolingDown(solverId),
     });
   }
+  let metricsUrl: string | undefined;
+  const internalPortSetting = env.INTERNAL_PORT ?? DEFAULT_INTERNAL_PORT;
   const routes = sluiceRoutes(
-    { lifecycle, clock, metrics, registry: parts.registry, points: parts.points, solverLogos },
+    {
+      lifecycle,
+      clock,
+      metrics,
+      metricsUrl: () => metricsUrl,
+      registry: parts.registry,
+      points: parts.points,
+      solverLogos,
+    },
     deploymentServices,
   );
   const serverOptions = { clock, logger, metrics, timeouts: httpTimeouts(env) };
@@ -262,6 +274,10 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       if (internalApiUrl === undefined) throw new Error("Sluice is not listening");
       return internalApiUrl;
     },
+    get metricsUrl() {
+      if (metricsUrl === undefined) throw new Error("Sluice is not listening");
+      return metricsUrl;
+    },
     async start() {
       if (deployment) {
         await parts.orderFeed.start();
@@ -274,13 +290,15 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
         await http.listen({ port: env.PORT, host: env.HOST });
         apiUrl = `http://127.0.0.1:${listeningPort(http.server, env.PORT)}/api/v1`;
         try {
-          await internalHttp.listen({ port: env.INTERNAL_PORT, host: env.INTERNAL_HOST });
+          await internalHttp.listen({ port: internalPortSetting, host: env.INTERNAL_HOST });
         } catch (error) {
           await http.close();
           throw error;
         }
-        const internalPort = listeningPort(internalHttp.server, env.INTERNAL_PORT);
-        internalApiUrl = `http://${reachableHost(env.INTERNAL_HOST)}:${internalPort}/api-internal/v1`;
+        const internalPort = listeningPort(internalHttp.server, internalPortSetting);
+        const internalOrigin = `http://${reachableHost(env.INTERNAL_HOST)}:${internalPort}`;
+        internalApiUrl = `${internalOrigin}/api-internal/v1`;
+        metricsUrl = `${internalOrigin}/metrics`;
       }
       await deployment?.bindChain();
       for (const worker of workers) {

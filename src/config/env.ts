@@ -6,13 +6,16 @@ import { DEFAULT_HTTP_TIMEOUTS, HEARTBEAT_INTERVAL_MS, type HttpTimeouts } from 
 /** A duration in milliseconds, at least `min`, at most a day. */
 const milliseconds = (min: number) => z.coerce.number().int().min(min).max(86_400_000);
 
+/** The internal listener's port when INTERNAL_PORT is not set (a devnet takes a free one instead). */
+export const DEFAULT_INTERNAL_PORT = 8081;
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default("0.0.0.0"),
   /** The internal listener (the internal discount API, /metrics): never on the public port. */
   INTERNAL_HOST: z.string().min(1).default("127.0.0.1"),
-  /** `0` picks a free one. */
-  INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  /** `0` picks a free one; unset: 8081 (DEFAULT_INTERNAL_PORT), except on the devnet, which picks a free one. */
+  INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** `solver-secret`: x-solver-id + that solver's x-rfq-shared-secret; `network`: none, the network is the guard. */
   INTERNAL_API_AUTH: z.enum(["solver-secret", "network"]).default("solver-secret"),
   /** `1` lets `network` mode listen on a public address (refused otherwise). */

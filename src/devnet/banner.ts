@@ -9,6 +9,10 @@ import type { BundledSolvers, DevnetChain } from "./devnet.ts";
 export interface DevnetRun {
   /** The API's base URL, e.g. `http://127.0.0.1:8080/api/v1`. */
   apiUrl: string;
+  /** The internal API's base URL (internal listener), e.g. `http://127.0.0.1:8081/api-internal/v1`. */
+  internalApiUrl: string;
+  /** Prometheus metrics on the internal listener. */
+  metricsUrl: string;
   chain: DevnetChain;
   bundled: BundledSolvers;
   demoDiscount: DemoDiscount | null;
@@ -16,6 +20,8 @@ export interface DevnetRun {
 
 export interface DevnetFacts {
   apiUrl: string;
+  internalApiUrl: string;
+  metricsUrl: string;
   docsUrl: string;
   faucetUrl: string;
   rpcUrl: string;
@@ -43,10 +49,19 @@ export interface DevnetFacts {
   demoAccounts: Array<{ address: string; privateKey: string }>;
 }
 
-export function devnetFacts({ apiUrl, chain, bundled, demoDiscount }: DevnetRun): DevnetFacts {
+export function devnetFacts({
+  apiUrl,
+  internalApiUrl,
+  metricsUrl,
+  chain,
+  bundled,
+  demoDiscount,
+}: DevnetRun): DevnetFacts {
   const { deployment } = bundled;
   return {
     apiUrl,
+    internalApiUrl,
+    metricsUrl,
     docsUrl: `${apiUrl}/docs`,
     faucetUrl: `${apiUrl}/dev/faucet`,
     rpcUrl: chain.rpcUrl,
@@ -91,6 +106,7 @@ export function devnetBanner(facts: DevnetFacts): string {
     "",
     "Sluice devnet",
     `  API       ${facts.apiUrl}   (docs: ${facts.docsUrl})`,
+    `  Internal  ${facts.internalApiUrl}   (metrics: ${facts.metricsUrl})`,
     `  RPC       ${facts.rpcUrl}   (chain ${facts.chainId}, a block every second)`,
     `  Reactor   ${facts.contracts.reactor}`,
     ...facts.tokens.map((token) => `  ${token.symbol.padEnd(9)} ${token.address}`),

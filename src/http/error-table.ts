@@ -37,6 +37,7 @@ import {
 import { DeprecatedPointsRouteError, NoPointsDataError, UnknownVaultError } from "../points/errors.ts";
 import { SolverNotFoundError } from "../scorecards/errors.ts";
 import type { BaseError, ErrorClass } from "../shared/errors.ts";
+import { MetricsElsewhereError } from "./system-errors.ts";
 import { UnknownSolverLogoError } from "../solvers/errors.ts";
 import {
   InvalidOutputsError,
@@ -165,6 +166,8 @@ export const ERROR_TABLE = [
   swap(SolverNotFoundError, 404, "SOLVER_NOT_FOUND"),
   // GET /solver-logos/{filename}.
   swap(UnknownSolverLogoError, 404, "NOT_FOUND"),
+  // GET /metrics on the public port.
+  swap(MetricsElsewhereError, 404, "NOT_FOUND"),
   // The dev helpers.
   swap(DevOnlyError, 403, "DEV_ONLY"),
   swap(FaucetError, 500, "INTERNAL"),

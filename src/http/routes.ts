@@ -41,6 +41,8 @@ export interface PartnerServices {
   /** The injected clock (the health probe's `timestamp`). */
   clock: Clock;
   metrics: HttpMetrics;
+  /** The internal listener's /metrics URL once it listens, for the public port's pointer to it. */
+  metricsUrl: () => string | undefined;
   registry: RegistryResponses;
   points: PointsService;
   solverLogos: SolverLogoStore;
@@ -79,6 +81,8 @@ export function sluiceRoutes(partner: PartnerServices, deployment?: DeploymentSe
   return [
     // Prometheus scrapes the internal port's root (INTERNAL_HOST/INTERNAL_PORT), not the public one.
     route({ method: "GET", url: "/metrics", listener: "internal", atRoot: true, schema: system.hiddenSchema, handler: system.metrics(partner.metrics) }),
+    // A scraper pointed at the public port is told where the metrics are, rather than a bare 404.
+    route({ method: "GET", url: "/metrics", listener: "public", atRoot: true, schema: system.hiddenSchema, handler: system.metricsElsewhere(partner.metricsUrl) }),
     route({ method: "GET", url: "/openapi.json", listener: "public", schema: system.hiddenSchema, handler: system.openApiDocument }),
     route({ method: "GET", url: "/health", listener: "public", schema: system.healthSchema, handler: system.health(partner.lifecycle, partner.clock) }),
     // A Sluice addition, not in the real internal document: the internal listener's own probe, without credentials.

@@ -7,8 +7,10 @@ import { type Address, createWalletClient, erc20Abi, type Hex, http } from "viem
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DevnetSluice } from "../../src/app/devnet.ts";
+import { freePort } from "../../src/app/listen-address.ts";
 import { liquidLaneAdapterAbi } from "../../src/chain/abis.ts";
 import { DEMO_DISCOUNT_PPM } from "../../src/demo/discount.ts";
+import { devnetBanner, devnetFacts } from "../../src/devnet/banner.ts";
 import { NATIVE_TOKEN } from "../../src/devnet/faucet.ts";
 import {
   DevFaucetFundResponseSchema,
@@ -72,13 +74,31 @@ describe("devnet", () => {
       ["sluice_beta", "sluice-beta", false],
     ]);
     expect(devnet.bundled.deployment.solvers.map((s) => s.filler)).toEqual(devnet.chain.core.executors);
-    // The internal listener took a free port of its own, written next to the API's for scripts and solvers.
+    // INTERNAL_PORT unset: the internal listener took a free port of its own, written next to the API's for scripts
+    // and solvers, with where Prometheus scrapes it; the banner names both.
     const endpoints = JSON.parse(readFileSync(files.endpoints, "utf8"));
     expect(endpoints).toMatchObject({
       apiUrl: devnet.sluice.apiUrl,
       internalApiUrl: devnet.sluice.internalApiUrl,
+      metricsUrl: devnet.sluice.metricsUrl,
     });
     expect(new URL(endpoints.internalApiUrl).port).not.toBe(new URL(endpoints.apiUrl).port);
+    expect(new URL(endpoints.metricsUrl).origin).toBe(new URL(endpoints.internalApiUrl).origin);
+    const banner = devnetBanner(devnetFacts(devnet));
+    expect(banner).toContain(`  Internal  ${endpoints.internalApiUrl}   (metrics: ${endpoints.metricsUrl})`);
+    const metrics = await fetch(endpoints.metricsUrl);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain("sluice_http_requests_total");
+    // On the public port /metrics says where the metrics are instead of a bare 404.
+    const misplaced = await getJson(`${new URL(endpoints.apiUrl).origin}/metrics`);
+    expect(misplaced.status).toBe(404);
+    expect(misplaced.json).toMatchObject({
+      error: {
+        code: "NOT_FOUND",
+        message: expect.stringContaining(`not on the public port: ${endpoints.metricsUrl}`),
+        details: { metricsUrl: endpoints.metricsUrl },
+      },
+    });
   });
 
   it("GET /dev/faucet lists tRWA, tUSD and tUSDT (ERC-20s only, as the real document has it), with the request id", async () => {
@@ -336,8 +356,14 @@ describe("devnet", () => {
     await devnet.sluice.stop();
 
     const demoBefore = devnet.demoDiscount!;
-    devnet = await startTestDevnet(dataDir.path);
+    // An explicit INTERNAL_PORT is honoured (a free port is taken only when it is unset).
+    const internalPort = await freePort("127.0.0.1");
+    devnet = await startTestDevnet(dataDir.path, { env: { INTERNAL_PORT: String(internalPort) } });
     api = devnet.sluice.apiUrl;
+    expect(new URL(devnet.sluice.internalApiUrl).port).toBe(String(internalPort));
+    expect(JSON.parse(readFileSync(devnet.chain.files.endpoints, "utf8")).metricsUrl).toBe(
+      `http://127.0.0.1:${internalPort}/metrics`,
+    );
     console.info(`devnet restarted in ${devnet.readyMs} ms (kept data directory)`);
     // A fresh demo discount replaces the previous run's: the one listed is the one the banner shows.
     expect(devnet.demoDiscount?.discountId).toBeDefined();

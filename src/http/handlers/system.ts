@@ -5,6 +5,7 @@ import type { Clock } from "../../clock.ts";
 import { TimestampSchema } from "../../shared/wire.ts";
 import type { Lifecycle } from "../lifecycle.ts";
 import type { HttpMetrics } from "../metrics.ts";
+import { MetricsElsewhereError } from "../system-errors.ts";
 import type { App, Handler, RouteEntry } from "../route.ts";
 
 // `timestamp` is the real document's (HealthResponse requires it); the spec names only `status`.
@@ -53,6 +54,13 @@ export function metrics(httpMetrics: HttpMetrics): Handler<typeof hiddenSchema> 
   return async (_request, reply) => {
     reply.header("content-type", httpMetrics.registry.contentType);
     return httpMetrics.registry.metrics();
+  };
+}
+
+/** GET /metrics on the public port: where Prometheus should scrape instead (once the internal listener listens). */
+export function metricsElsewhere(metricsUrl: () => string | undefined): Handler<typeof hiddenSchema> {
+  return async () => {
+    throw new MetricsElsewhereError(metricsUrl());
   };
 }
 
