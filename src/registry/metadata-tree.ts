@@ -118,7 +118,8 @@ export async function readTreeTokens(dir: string): Promise<TreeToken[]> {
       .filter((folder) => folder.isDirectory() && ADDRESS_FOLDER.test(folder.name))
       .map(async (folder): Promise<TreeToken> => {
         const address = folder.name.toLowerCase() as Address;
-        const info = await readJson(join(dir, "tokens", folder.name, "info.json")).catch(() => undefined);
+        const info = (await readJson(join(dir, "tokens", folder.name, "info.json")).catch(() => undefined))
+          ?.value;
         const name = (info as { name?: unknown } | undefined)?.name;
         return typeof name === "string" && name.trim() !== "" ? { address, name: name.trim() } : { address };
       }),
@@ -195,7 +196,9 @@ async function readEntry(
   const path = join(dir, kind, name);
   let info: unknown;
   try {
-    info = await readJson(join(path, "info.json"));
+    const read = await readJson(join(path, "info.json"));
+    info = read.value;
+    if (read.byteOrderMark) changes.push("removed a byte-order mark from info.json");
   } catch (error) {
     return { ok: false, folder: name, reason: describeReadError(error) };
   }
@@ -239,7 +242,8 @@ function missingKindReport(kind: RegistryKind): KindReport {
     imported: 0,
     skipped: [],
     repaired: [],
-    warnings: [{ entry: `${kind}/`, reason: "folder missing from the tree; none imported" }],
+    // The entry is the kind's folder itself: reported as `<kind>/`.
+    warnings: [{ entry: "", reason: "folder missing from the tree; none imported" }],
   };
 }
 
@@ -251,12 +255,15 @@ async function readDirectory(path: string): Promise<Dirent[]> {
   }
 }
 
-async function readJson(path: string): Promise<unknown> {
+/** A file's JSON; editors on some systems start UTF-8 files with a byte-order mark, which JSON.parse refuses. */
+async function readJson(path: string): Promise<{ value: unknown; byteOrderMark: boolean }> {
   const text = await readFile(path, "utf8");
+  const byteOrderMark = text.startsWith("\uFEFF");
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(byteOrderMark ? text.slice(1) : text), byteOrderMark };
   } catch (error) {
-    throw new InvalidJsonError((error as Error).message);
+    // V8 quotes the offending text, line breaks and all: one report line per problem.
+    throw new InvalidJsonError((error as Error).message.replace(/\r?\n/g, "\\n"));
   }
 }
 

@@ -6,7 +6,7 @@ import {
   readTreeTokens,
 } from "../../src/registry/metadata-tree.ts";
 import type { MetadataTree } from "../../src/registry/registry.ts";
-import type { TreeReport } from "../../src/registry/report.ts";
+import { formatImportReport, type TreeReport } from "../../src/registry/report.ts";
 import { MetadataSchema } from "../../src/registry/schemas.ts";
 import { FIXTURE_TREE, writeTree } from "./support.ts";
 
@@ -143,6 +143,9 @@ describe("normalising a hand-made tree", () => {
     "networks/0x2222222222222222222222222222222222222222/info.json": "{ not json",
     "networks/0x3333333333333333333333333333333333333333/logo.png": "png",
     "networks/0x4444444444444444444444444444444444444444/info.json": ["array"],
+    // An editor's UTF-8 byte-order mark is no reason to drop a network; a JSON error over lines is one report line.
+    "networks/0x8888888888888888888888888888888888888888/info.json": `\uFEFF${JSON.stringify({ name: "Marked" })}`,
+    "networks/0x9999999999999999999999999999999999999999/info.json": '{\n  "name": nope\n}\n',
     "networks/notes.txt": "stray file",
     "curators/Some-Curator/info.json": { name: "Some Curator", icon: "https://elsewhere.example/icon.png" },
     "curators/bad slug!/info.json": { name: "Bad slug" },
@@ -172,7 +175,7 @@ describe("normalising a hand-made tree", () => {
         { name: "X", type: "social", url: "https://x.com/example" },
       ],
     });
-    expect(result.report.kinds.networks.repaired).toEqual([
+    expect(result.report.kinds.networks.repaired.filter((repaired) => repaired.entry === A)).toEqual([
       {
         entry: A,
         changes: [
@@ -192,9 +195,33 @@ describe("normalising a hand-made tree", () => {
     ]);
   });
 
+  it("reads an info.json that starts with a byte-order mark, and says it removed it", () => {
+    const marked = result.tree.networks.find(
+      (n) => n.address === "0x8888888888888888888888888888888888888888",
+    );
+    expect(marked?.meta).toEqual({ name: "Marked" });
+    expect(result.report.kinds.networks.repaired).toContainEqual({
+      entry: "0x8888888888888888888888888888888888888888",
+      changes: ["removed a byte-order mark from info.json"],
+    });
+  });
+
+  it("prints each problem on one line, and a missing kind's folder once", () => {
+    const printed = formatImportReport({
+      ...result.report,
+      overlay: { applied: 0, approved: 0, withoutOverlay: [], skipped: [] },
+    });
+    const invalid = printed
+      .split("\n")
+      .find((line) => line.includes("0x9999999999999999999999999999999999999999"));
+    expect(invalid).toMatch(/^ {4}skipped networks\/0x9{40}: info\.json is not valid JSON \(.*\\n.*\)$/);
+    expect(printed).toContain("    warning operators/: folder missing from the tree; none imported");
+    expect(printed).not.toContain("operators/operators/");
+  });
+
   it("skips unusable entries with a reason each", () => {
-    expect(result.tree.networks).toHaveLength(1);
-    expect(result.report.kinds.networks.imported).toBe(1);
+    expect(result.tree.networks).toHaveLength(2);
+    expect(result.report.kinds.networks.imported).toBe(2);
     expect(result.report.kinds.networks.skipped).toEqual([
       { entry: "0x1111111111111111111111111111111111111111", reason: "no usable name" },
       {
@@ -203,6 +230,10 @@ describe("normalising a hand-made tree", () => {
       },
       { entry: "0x3333333333333333333333333333333333333333", reason: "no info.json" },
       { entry: "0x4444444444444444444444444444444444444444", reason: "info.json is not a JSON object" },
+      {
+        entry: "0x9999999999999999999999999999999999999999",
+        reason: expect.stringMatching(/^info\.json is not valid JSON [^\n]*$/),
+      },
       { entry: A.toLowerCase(), reason: `duplicate of ${A} (names compare case-insensitively)` },
       { entry: "not-an-address", reason: "folder name is not an address" },
       { entry: "notes.txt", reason: "not a folder" },
@@ -244,7 +275,7 @@ describe("normalising a hand-made tree", () => {
   it("reports a missing registry folder and top-level entries that are not registries", () => {
     expect(result.tree.operators).toEqual([]);
     expect(result.report.kinds.operators.warnings).toEqual([
-      { entry: "operators/", reason: "folder missing from the tree; none imported" },
+      { entry: "", reason: "folder missing from the tree; none imported" },
     ]);
     expect(result.report.skippedKinds).toEqual([
       { entry: "README.md", reason: "not a registry folder" },
