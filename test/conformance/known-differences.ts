@@ -64,6 +64,18 @@ export const PUBLIC_DIFFERENCES: readonly KnownDifference[] = [
       /orderStatus=(unverified|insufficient-funds)$/.test(finding.request),
   },
   {
+    title: "`portionBps` of 10000 answers 400",
+    reason:
+      "DESIGN §5 bounds portionBps to 0–9999 with the fees summing below 10000, so the one output without " +
+      "portionBps, the remainder (spec 4.4: exactly one output omits it and receives the remainder), always " +
+      "receives something; the real document allows 0–10000, which would let a fee take the whole amount and " +
+      "leave the swapper's output at 0.",
+    explains: (finding) =>
+      finding.kind === "refused-request" &&
+      finding.operation === "POST /api/v1/quote" &&
+      /portionBps=10000$/.test(finding.request),
+  },
+  {
     title: "The dev helpers answer 400 to a malformed body",
     reason:
       "The spec (§7) makes every validation failure a 400 with `details.issues[]`, and DESIGN §9 says bad input " +

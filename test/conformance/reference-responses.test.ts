@@ -194,11 +194,24 @@ describe("conformance with the real system's documents", () => {
     return answer;
   }
 
-  /** A request the reference allows, answered `status` by Sluice: judged as a refused request when it is a 4xx. */
-  async function callAllowed(surface: Surface, operation: OperationKey, path: string, status: number) {
-    const answer = await call(surface, operation, path, { expect: status });
+  /**
+   * A request the reference allows, answered `status` by Sluice: judged as a refused request when it is a 4xx. A
+   * request with a body is named by `request` (what makes it one the reference allows).
+   */
+  async function callAllowed(
+    surface: Surface,
+    operation: OperationKey,
+    path: string,
+    status: number,
+    withBody?: { body: unknown; request: string },
+  ) {
+    const answer = await call(surface, operation, path, {
+      expect: status,
+      ...(withBody ? { body: withBody.body } : {}),
+    });
     if (status >= 400) {
-      const left = surface.ledger.record([{ kind: "refused-request", operation, request: path, status }]);
+      const request = withBody ? `${path} ${withBody.request}` : path;
+      const left = surface.ledger.record([{ kind: "refused-request", operation, request, status }]);
       expect(left.map(describeFinding)).toEqual([]);
     }
     return answer;
@@ -336,6 +349,14 @@ describe("conformance with the real system's documents", () => {
       expect: 400,
     });
     await q("POST /api/v1/quote", "/api/v1/quote", { body: { ...quoteBody, amount: "1" }, expect: 404 });
+    // The reference bounds portionBps at 10000; a fee of the whole amount leaves the remainder output nothing.
+    await callAllowed(publicSurface, "POST /api/v1/quote", "/api/v1/quote", 400, {
+      body: {
+        ...quoteBody,
+        outputs: [{ token: usd, recipient: swapper.address, portionBps: 10000 }, { token: usd }],
+      },
+      request: "portionBps=10000",
+    });
     await q("GET /api/v1/solver-logos/{}", logoPath);
 
     await q("POST /api/v1/liquidity", "/api/v1/liquidity", { body: { tokenIn: rwa }, expect: 200 });
