@@ -64,6 +64,11 @@ export const SolverConfigSchema = z
      * the solver out (not asked, so never counted as a failure).
      */
     maxConcurrentRequests: z.number().int().min(1).max(10_000).default(DEFAULT_MAX_CONCURRENT_REQUESTS),
+    /**
+     * The shape of the order records this solver's polls get (`GET /orders` by its id or its Executor) when the poll
+     * does not say (`view`): `rfq-backend` for a solver whose decoder refuses keys the real document does not list.
+     */
+    ordersView: z.enum(["sluice", "rfq-backend"]).optional(),
   })
   .strict();
 

@@ -37,7 +37,6 @@ import {
 import { DeprecatedPointsRouteError, NoPointsDataError, UnknownVaultError } from "../points/errors.ts";
 import { SolverNotFoundError } from "../scorecards/errors.ts";
 import type { BaseError, ErrorClass } from "../shared/errors.ts";
-import { MetricsElsewhereError } from "./system-errors.ts";
 import { UnknownSolverLogoError } from "../solvers/errors.ts";
 import {
   InvalidOutputsError,
@@ -45,6 +44,7 @@ import {
   UnsupportedChainError,
   UnsupportedTokenError,
 } from "../swap/errors.ts";
+import { MetricsElsewhereError } from "./system-errors.ts";
 
 /** The partner API's codes, fixed by the partner spec. */
 export const PARTNER_ERROR_CODES = [

@@ -121,7 +121,7 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "POST", url: "/check_approval", listener: "public", schema: swap.checkApprovalSchema, handler: swap.checkApprovalHandler(services.market) }),
     route({ method: "POST", url: "/quote", listener: "public", schema: swap.quoteSchema, handler: swap.quote(services.quotes, services.publicUrl), serializerCompiler: swap.quoteSerializerCompiler }),
     route({ method: "POST", url: "/order", listener: "public", schema: swap.orderSchema, handler: swap.order(services.orders) }),
-    route({ method: "GET", url: "/orders", listener: "public", schema: orders.ordersSchema, handler: orders.orders(services.database, services.openOrders) }),
+    route({ method: "GET", url: "/orders", listener: "public", schema: orders.ordersSchema, handler: orders.orders(services.database, services.openOrders, services.market.solvers) }),
     route({ method: "GET", url: "/orders/stream", listener: "public", schema: orderStream.orderStreamSchema, handler: orderStream.orderStream(services.orderStreams) }),
     route({ method: "GET", url: "/auctions/:requestId", listener: "public", schema: auctions.auctionSchema, handler: auctions.auction(services.auctions) }),
     route({ method: "POST", url: "/cancel", listener: "public", schema: cancel.cancelSchema, handler: cancel.cancel(services.cancel) }),

@@ -46,7 +46,7 @@ export function wholeAnswer(requestId: string, orders: Buffer): JsonBytes<Orders
  */
 export async function readShortList(database: Database, query: OrdersQuery): Promise<Buffer | undefined> {
   const rows = await readPage(database, query, undefined, PAGE_SIZE);
-  return rows.length < PAGE_SIZE ? Buffer.from(ordersJson(rows)) : undefined;
+  return rows.length < PAGE_SIZE ? Buffer.from(ordersJson(rows, query.view)) : undefined;
 }
 
 /**
@@ -66,10 +66,12 @@ export async function listOrders(
     const page = rows.slice(0, query.limit);
     const next = rows.length > query.limit ? cursorAfter(page) : undefined;
     const cursor = next ? JSON.stringify(encodeCursor(next)) : "null";
-    return writtenAsJson(Buffer.from(`${answerHead(requestId)}${ordersJson(page)}],"cursor":${cursor}}`));
+    return writtenAsJson(
+      Buffer.from(`${answerHead(requestId)}${ordersJson(page, query.view)}],"cursor":${cursor}}`),
+    );
   }
   const first = await readPage(database, query, after, PAGE_SIZE);
-  if (first.length < PAGE_SIZE) return wholeAnswer(requestId, Buffer.from(ordersJson(first)));
+  if (first.length < PAGE_SIZE) return wholeAnswer(requestId, Buffer.from(ordersJson(first, query.view)));
   return jsonStream(writtenAsJson<OrdersResponse>(streamPages(database, query, requestId, first)));
 }
 
@@ -89,7 +91,7 @@ async function* streamPages(
   let separator = "";
   for (;;) {
     for (const row of rows) {
-      piece += separator + orderJson(row);
+      piece += separator + orderJson(row, query.view);
       separator = ",";
       if (piece.length >= STREAM_PIECE_CHARS) {
         yield piece;

@@ -65,7 +65,13 @@ export class OpenOrdersCache {
   /** The orders of the poll's answer, pre-serialized; undefined when the list is too long to keep. */
   async get(query: OpenOrdersPoll): Promise<Buffer | undefined> {
     // The solver id and the filler each select different orders (and a poll may give both): both are in the key.
-    const key = JSON.stringify([query.sortKey, query.sort, query.solverId ?? null, query.filler ?? null]);
+    const key = JSON.stringify([
+      query.sortKey,
+      query.sort,
+      query.solverId ?? null,
+      query.filler ?? null,
+      query.view ?? "sluice",
+    ]);
     const now = this.clock.now().getTime();
     const kept = this.#kept.get(key);
     if (kept && now - kept.readAt < this.maxAgeMs) return kept.orders;

@@ -3,20 +3,27 @@
 // value its wire form, and the tests check what this writes against the schema.
 import type { OrderListRow } from "./page-query.ts";
 import { priceImprovement, totalOf } from "./price-improvement.ts";
+import type { OrderView } from "./schemas.ts";
 
 const string = JSON.stringify;
 
-export function orderJson(row: OrderListRow): string {
+/** An order record; with `rfq-backend`, the real document's keys only (Sluice's additions left out). */
+export function orderJson(row: OrderListRow, view: OrderView = "sluice"): string {
+  const own = view === "sluice";
   let json =
-    `{"type":"Priority","orderId":${string(row.order_id)},"orderHash":${string(row.order_hash)}` +
+    `{"type":"Priority","orderId":${string(row.order_id)}` +
+    (own ? `,"orderHash":${string(row.order_hash)}` : "") +
     `,"orderStatus":${string(row.status)},"quoteId":${string(row.quote_id)},"swapper":${string(row.swapper)}` +
     `,"txHash":${row.tx_hash === null ? "null" : string(row.tx_hash)},"nonce":${string(row.nonce)}` +
     `,"input":{"token":${string(row.token_in)},"amount":${string(row.amount_in)}}` +
-    `,"outputs":${outputsJson(row.outputs)},"settledAmounts":${string(row.settled_amounts)}` +
-    // Block numbers are far below 2^53: a JSON number, written from PostgreSQL's digits.
-    `,"fillBlockNumber":${row.fill_block_number ?? "null"},"finalized":${row.finalized ? "true" : "false"}` +
-    amountsJson(row) +
-    `,"createdAt":${string(row.created_at_iso)},"updatedAt":${string(row.updated_at_iso)}`;
+    `,"outputs":${outputsJson(row.outputs)},"settledAmounts":${string(row.settled_amounts)}`;
+  if (own) {
+    json +=
+      // Block numbers are far below 2^53: a JSON number, written from PostgreSQL's digits.
+      `,"fillBlockNumber":${row.fill_block_number ?? "null"},"finalized":${row.finalized ? "true" : "false"}` +
+      amountsJson(row) +
+      `,"createdAt":${string(row.created_at_iso)},"updatedAt":${string(row.updated_at_iso)}`;
+  }
   if (row.executable) {
     json +=
       `,"encodedOrder":${string(row.encoded_order)},"protocolSignature":${string(row.protocol_signature)}` +
@@ -54,6 +61,6 @@ function outputsJson(outputs: OrderListRow["outputs"]): string {
 }
 
 /** The records of `rows`, comma-separated: the inside of an `orders` array. */
-export function ordersJson(rows: readonly OrderListRow[]): string {
-  return rows.map(orderJson).join(",");
+export function ordersJson(rows: readonly OrderListRow[], view: OrderView = "sluice"): string {
+  return rows.map((row) => orderJson(row, view)).join(",");
 }

@@ -33,6 +33,10 @@ function listParameter<T extends z.ZodType<string, string>>(item: T, what: strin
     .meta({ description: `Comma-separated (or repeated) ${what}s, at most ${MAX_IDS_PER_FILTER}` });
 }
 
+/** `sluice`: Sluice's records; `rfq-backend`: exactly the keys the real backend's OrdersResponse lists. */
+export const ORDER_VIEWS = ["sluice", "rfq-backend"] as const;
+export type OrderView = (typeof ORDER_VIEWS)[number];
+
 // No component id: Fastify's OpenAPI generator expands querystrings inline and cannot follow a $ref there.
 export const OrdersQuerySchema = z.object({
   orderId: z.uuid().optional(),
@@ -64,6 +68,15 @@ export const OrdersQuerySchema = z.object({
     .max(500)
     .optional()
     .meta({ description: "Extension: the `cursor` of the previous page" }),
+  view: z
+    .enum(ORDER_VIEWS)
+    .optional()
+    .meta({
+      description:
+        "Extension: `rfq-backend` writes each order with exactly the keys of the real RFQ backend's OrdersResponse " +
+        "(none of Sluice's additions: orderHash, fillBlockNumber, finalized, the round ids and amounts, createdAt, " +
+        "updatedAt), for decoders that refuse unknown keys. Default: `sluice`, or the polling solver's `ordersView`",
+    }),
 });
 export type OrdersQuery = z.output<typeof OrdersQuerySchema>;
 
@@ -143,10 +156,33 @@ export const OrderRecordSchema = z
   .meta({ id: "Order" });
 export type OrderRecord = z.output<typeof OrderRecordSchema>;
 
+/** An order as the real RFQ backend's OrdersResponse lists it: what `view=rfq-backend` writes. */
+export const RfqBackendOrderSchema = OrderRecordSchema.pick({
+  type: true,
+  orderId: true,
+  orderStatus: true,
+  quoteId: true,
+  swapper: true,
+  txHash: true,
+  nonce: true,
+  input: true,
+  outputs: true,
+  settledAmounts: true,
+  encodedOrder: true,
+  protocolSignature: true,
+  deadline: true,
+  filler: true,
+})
+  .strict()
+  .meta({ id: "RfqBackendOrder" });
+
 export const OrdersResponseSchema = z
   .object({
     requestId: RequestIdSchema,
-    orders: z.array(OrderRecordSchema),
+    orders: z.array(z.union([OrderRecordSchema, RfqBackendOrderSchema])).meta({
+      description:
+        "Order records (`Order`), or with `view=rfq-backend` the real document's (`RfqBackendOrder`)",
+    }),
     cursor: z
       .string()
       .nullable()
@@ -154,6 +190,8 @@ export const OrdersResponseSchema = z
   })
   .meta({ id: "OrdersResponse" });
 export type OrdersResponse = z.output<typeof OrdersResponseSchema>;
+/** The answer in Sluice's own view (the default): every order a full `Order` record. */
+export const OwnOrdersResponseSchema = OrdersResponseSchema.extend({ orders: z.array(OrderRecordSchema) });
 
 // --- POST /cancel ---------------------------------------------------------------------------------------
 

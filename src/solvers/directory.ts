@@ -18,6 +18,8 @@ export interface Solver {
   notifyUrl?: string;
   /** Quote requests it may have in flight from one replica (concurrency.ts; 32 when unset). */
   maxConcurrentRequests?: number;
+  /** The order records its polls get when they do not say (`GET /orders` `view`); Sluice's own when unset. */
+  ordersView?: "sluice" | "rfq-backend";
 }
 
 /** Which solvers are in cooldown now (src/cooldowns): the directory only asks, it never decides. */
@@ -56,6 +58,7 @@ export class SolverDirectory {
       sharedSecret: secrets.solverSecrets.get(config.id),
       ...(config.notifyUrl ? { notifyUrl: config.notifyUrl } : {}),
       maxConcurrentRequests: config.maxConcurrentRequests,
+      ...(config.ordersView ? { ordersView: config.ordersView } : {}),
     });
     return new SolverDirectory(
       deployment.solvers.map(toSolver),
@@ -78,6 +81,12 @@ export class SolverDirectory {
     if (this.#reserved.has(id)) return undefined;
     const solver = this.#byId.get(id);
     return solver?.enabled ? solver : undefined;
+  }
+
+  /** The configured solver whose Executor is `filler` (addresses compare lowercased), if any. */
+  byFiller(filler: string): Solver | undefined {
+    const wanted = filler.toLowerCase();
+    return this.all().find((solver) => solver.filler.toLowerCase() === wanted);
   }
 
   /** Any configured solver, enabled or not (for order records of solvers since disabled). */

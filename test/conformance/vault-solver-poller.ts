@@ -8,7 +8,8 @@
 //   by quote id (the hard round at POST /order asks again with the same id, and its answer replaces the plan);
 // - polls `GET /api/v1/orders?filler=<its Executor>&orderStatus=open` as vault-solver does, and is strict about the
 //   execution fields: an open order without `encodedOrder`, `protocolSignature`, `deadline` or `filler` gets
-//   vault-solver's log line "executable order payload incomplete" and is not filled;
+//   vault-solver's log line "executable order payload incomplete" and is not filled; and it decodes records the way a
+//   strict decoder does (serde's deny_unknown_fields): a key the document's order item does not list is refused;
 // - fills through its Executor: `fill(order, protocolSignature, swapInputs, executorData)` for a direct leg, and for
 //   a discount leg resolves the discount at the internal API — `POST /api-internal/v1/discounts` with the batch
 //   shape and one entry, without credentials, as vault-solver does in `network` mode — and sends
@@ -49,6 +50,15 @@ const orderParameter = (() => {
 /** vault-solver's warning for an open order without the fields a fill needs. */
 export const INCOMPLETE_PAYLOAD = "executable order payload incomplete";
 const EXECUTION_FIELDS = ["encodedOrder", "protocolSignature", "deadline", "filler"] as const;
+/** A strict decoder's refusal of a record with keys its type does not have. */
+export const UNKNOWN_ORDER_FIELDS = "order record has unknown fields";
+/** The keys of an order in the reference document's OrdersResponse: all a strict decoder accepts. */
+const ORDER_KEYS: ReadonlySet<string> = new Set(
+  Object.keys(
+    JSON.parse(readFileSync(`${REFERENCE_DIR}rfq-backend.openapi.json`, "utf8")).components.schemas
+      .OrdersResponse.properties.orders.items.properties,
+  ),
+);
 
 export interface PollerOptions {
   /** Sluice's public origin (`http://host:port`): the reference document's paths start with /api/v1. */
@@ -308,6 +318,11 @@ export class VaultSolverPoller {
   /** One open order of the poll: checked, planned and filled once. */
   async handle(order: OpenOrder): Promise<void> {
     if (this.#handled.has(order.orderId)) return;
+    const unknown = Object.keys(order).filter((key) => !ORDER_KEYS.has(key));
+    if (unknown.length > 0) {
+      this.#log(UNKNOWN_ORDER_FIELDS, { orderId: order.orderId, unknown });
+      return;
+    }
     const missing = EXECUTION_FIELDS.filter((field) => order[field] === undefined || order[field] === null);
     if (missing.length > 0) {
       this.#log(INCOMPLETE_PAYLOAD, { orderId: order.orderId, missing });

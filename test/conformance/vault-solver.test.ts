@@ -28,7 +28,7 @@ import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { approveReactor, requestFromSignatureData, tokenBalance } from "../support/orders.ts";
 import { signRequest } from "../support/requests.ts";
 import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";
-import { INCOMPLETE_PAYLOAD, VaultSolverPoller } from "./vault-solver-poller.ts";
+import { INCOMPLETE_PAYLOAD, UNKNOWN_ORDER_FIELDS, VaultSolverPoller } from "./vault-solver-poller.ts";
 
 const RWA = 10n ** 18n;
 const USD = 10n ** 6n;
@@ -110,6 +110,8 @@ describe.each(databaseKinds)("a vault-solver-like poller fills through Sluice (%
           secret: SECRET,
           filler: chain.core.executors[0]!,
           internal: true,
+          // vault-solver decodes strictly and cannot add a parameter to its poll: its entry picks the records.
+          ordersView: "rfq-backend",
         },
       ],
       internalAuth: "network",
@@ -185,6 +187,8 @@ describe.each(databaseKinds)("a vault-solver-like poller fills through Sluice (%
     for (;;) {
       const incomplete = poller.logs.filter((line) => line.msg === INCOMPLETE_PAYLOAD);
       expect(incomplete, "the poller could not fill: execution fields missing").toEqual([]);
+      const refused = poller.logs.filter((line) => line.msg === UNKNOWN_ORDER_FIELDS);
+      expect(refused, "the poller's strict decoder refused the records").toEqual([]);
       const reverted = poller.fills.filter((fill) => fill.status !== "success");
       expect(reverted, JSON.stringify(poller.logs.slice(-5))).toEqual([]);
       const listed = await fetch(`${listener.url}/api/v1/orders?orderId=${orderId}`);
@@ -250,6 +254,55 @@ describe.each(databaseKinds)("a vault-solver-like poller fills through Sluice (%
         args: [chain.core.tokens.rwa, discountNonce],
       }),
     ).toBe(true);
+  });
+
+  it("gets the real document's keys only: its entry's ordersView, or view= on any poll; Sluice's records refused", async () => {
+    const { orderId } = await order(chain.core.tokens.usdt, 10n * RWA);
+    await filled(orderId);
+    const keys = async (query: string) => {
+      const response = await fetch(`${listener.url}/api/v1/orders?${query}`);
+      expect(response.status).toBe(200);
+      const [record] = ((await response.json()) as { orders: Array<Record<string, unknown>> }).orders;
+      return Object.keys(record!).sort();
+    };
+    const reference = [
+      "input",
+      "nonce",
+      "orderId",
+      "orderStatus",
+      "outputs",
+      "quoteId",
+      "settledAmounts",
+      "swapper",
+      "txHash",
+      "type",
+    ];
+    // By its Executor (its entry's ordersView), or asked for by anyone.
+    expect(await keys(`filler=${chain.core.executors[0]}&orderId=${orderId}`)).toEqual(reference);
+    expect(await keys(`orderId=${orderId}&view=rfq-backend`)).toEqual(reference);
+    // Sluice's own records otherwise, or when the poll asks: 11 keys more.
+    const own = await keys(`orderId=${orderId}`);
+    expect(own).toEqual(await keys(`filler=${chain.core.executors[0]}&orderId=${orderId}&view=sluice`));
+    expect(own.filter((key) => !reference.includes(key))).toEqual([
+      "committedAmountOut",
+      "createdAt",
+      "fillBlockNumber",
+      "finalized",
+      "orderHash",
+      "orderRequestId",
+      "priceImprovement",
+      "quoteRequestId",
+      "quotedAmountOut",
+      "settledAmountOut",
+      "updatedAt",
+    ]);
+    // Which the strict decoder refuses, as vault-solver builds that deny unknown fields do.
+    const record = (await (await fetch(`${listener.url}/api/v1/orders?orderId=${orderId}`)).json()).orders[0];
+    await poller.handle({ ...record, orderId: "00000000-0000-4000-8000-000000000003" });
+    expect(poller.logs.at(-1)).toMatchObject({
+      msg: UNKNOWN_ORDER_FIELDS,
+      unknown: expect.arrayContaining(["orderHash"]),
+    });
   });
 
   it("is strict about the execution fields: an open order without one is logged as vault-solver does, not filled", async () => {

@@ -23,7 +23,7 @@ import { DEV_MNEMONIC } from "../../src/devnet/deploy.ts";
 import { INTERNAL_API_PREFIX } from "../../src/http/route.ts";
 import type { App } from "../../src/http/server.ts";
 import type { OrderEvents } from "../../src/orders/order-events.ts";
-import { OrdersResponseSchema } from "../../src/orders/schemas.ts";
+import { OrdersResponseSchema, OwnOrdersResponseSchema } from "../../src/orders/schemas.ts";
 import {
   parseSolverConfig,
   type ReferenceSolverConfig,
@@ -384,7 +384,7 @@ export async function placeOrder(
   expect(order.statusCode, order.body).toBe(200);
   const orderId = order.json().orderId as string;
   const listed = await app.inject({ url: `/api/v1/orders?orderId=${orderId}` });
-  const record = OrdersResponseSchema.parse(listed.json()).orders[0]!;
+  const record = OwnOrdersResponseSchema.parse(listed.json()).orders[0]!;
   return {
     orderId,
     orderHash: record.orderHash as Hex,

@@ -29,6 +29,8 @@ export interface TestSolver {
   secret?: string;
   /** In-flight quote requests it takes from one replica (32 by default). */
   maxConcurrentRequests?: number;
+  /** The order records its polls get when they do not say (`view`). */
+  ordersView?: "sluice" | "rfq-backend";
 }
 
 export const MIN_QUOTE_AMOUNT = 1_000_000_000_000n; // 1e-6 tRWA
@@ -50,6 +52,7 @@ export function testDeployment(
       ...(solver.logo ? { logo: solver.logo } : {}),
       sharedSecretEnv: `SOLVER_${solver.id.toUpperCase()}_SECRET`,
       maxConcurrentRequests: solver.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS,
+      ...(solver.ordersView ? { ordersView: solver.ordersView } : {}),
     }),
   );
   return parseDeployment(

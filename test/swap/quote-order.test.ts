@@ -8,7 +8,7 @@ import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
-import { OrderRecordSchema, OrdersResponseSchema } from "../../src/orders/schemas.ts";
+import { OrderRecordSchema, OwnOrdersResponseSchema } from "../../src/orders/schemas.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
 import { QuoteResponseSchema } from "../../src/swap/schemas.ts";
 import { useTestChain } from "../support/anvil.ts";
@@ -498,7 +498,7 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
       const list = async (query: string) => {
         const response = await app.inject({ url: `/api/v1/orders?${query}` });
         expect(response.statusCode, response.body).toBe(200);
-        return OrdersResponseSchema.parse(response.json());
+        return OwnOrdersResponseSchema.parse(response.json());
       };
       const bySwapper = await list(`swapper=${swapper.address}`);
       expect(bySwapper.orders.map((o) => o.orderId)).toEqual([...created].reverse());

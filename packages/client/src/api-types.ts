@@ -33,9 +33,13 @@ export type AuctionAnswer = AuctionResult["solvers"][number];
 export type CancelRequest = JsonBody<paths["/cancel"]["post"]>;
 export type CancelResponse = JsonAnswer<paths["/cancel"]["post"]>;
 
-export type OrdersQuery = NonNullable<paths["/orders"]["get"]["parameters"]["query"]>;
-export type OrdersResponse = JsonAnswer<paths["/orders"]["get"]>;
-export type Order = OrdersResponse["orders"][number];
+// The client reads Sluice's own records: it never asks for `view=rfq-backend` (the real document's keys only, for
+// solvers whose decoders refuse others), so that parameter and that record shape are left out of its types.
+type RawOrdersResponse = JsonAnswer<paths["/orders"]["get"]>;
+export type OrdersQuery = Omit<NonNullable<paths["/orders"]["get"]["parameters"]["query"]>, "view">;
+/** An order record as Sluice writes it. */
+export type Order = Extract<RawOrdersResponse["orders"][number], { createdAt: string }>;
+export type OrdersResponse = Omit<RawOrdersResponse, "orders"> & { orders: Order[] };
 export type OrderStatus = Order["orderStatus"];
 
 export type SolversResponse = JsonAnswer<paths["/solvers"]["get"]>;

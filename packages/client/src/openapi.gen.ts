@@ -1427,6 +1427,8 @@ export interface paths {
                     limit?: number;
                     /** @description Extension: the `cursor` of the previous page */
                     cursor?: string;
+                    /** @description Extension: `rfq-backend` writes each order with exactly the keys of the real RFQ backend's OrdersResponse (none of Sluice's additions: orderHash, fillBlockNumber, finalized, the round ids and amounts, createdAt, updatedAt), for decoders that refuse unknown keys. Default: `sluice`, or the polling solver's `ordersView` */
+                    view?: "sluice" | "rfq-backend";
                 };
                 header?: never;
                 path?: never;
@@ -3527,7 +3529,8 @@ export interface components {
              * @description UUID of this HTTP attempt; equals the X-Request-Id header
              */
             requestId: string;
-            orders: components["schemas"]["Order"][];
+            /** @description Order records (`Order`), or with `view=rfq-backend` the real document's (`RfqBackendOrder`) */
+            orders: (components["schemas"]["Order"] | components["schemas"]["RfqBackendOrder"])[];
             /** @description Opaque; pass it back to get the next page; null when nothing follows */
             cursor: string | null;
         };
@@ -3537,7 +3540,8 @@ export interface components {
              * @description UUID of this HTTP attempt; equals the X-Request-Id header
              */
             requestId: string;
-            orders: components["schemas"]["OrderInput"][];
+            /** @description Order records (`Order`), or with `view=rfq-backend` the real document's (`RfqBackendOrder`) */
+            orders: (components["schemas"]["OrderInput"] | components["schemas"]["RfqBackendOrderInput"])[];
             /** @description Opaque; pass it back to get the next page; null when nothing follows */
             cursor: string | null;
         };
@@ -4032,6 +4036,166 @@ export interface components {
             protocolDeadline: number;
             /** @description The protocol signer's EIP-712 signature of `DiscountSwap` (adapter domain) */
             protocolSignature: string;
+        };
+        RfqBackendOrder: {
+            /** @constant */
+            type: "Priority";
+            /** Format: uuid */
+            orderId: string;
+            /** @enum {string} */
+            orderStatus: "open" | "filled" | "expired" | "error" | "cancelled" | "insufficient-funds";
+            /** Format: uuid */
+            quoteId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            swapper: string;
+            txHash: string | null;
+            /**
+             * @description uint256 as a decimal string
+             * @example 1000000000000000000
+             */
+            nonce: string;
+            input: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+            };
+            /** @description The committed outputs */
+            outputs: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+            }[];
+            settledAmounts: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient: string;
+                txHash: string;
+            }[];
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            encodedOrder?: string;
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            protocolSignature?: string;
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            deadline?: number;
+            /**
+             * @description Only on open orders asked for by `solverId` or `filler`
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            filler?: string;
+        };
+        RfqBackendOrderInput: {
+            /** @constant */
+            type: "Priority";
+            /** Format: uuid */
+            orderId: string;
+            /** @enum {string} */
+            orderStatus: "open" | "filled" | "expired" | "error" | "cancelled" | "insufficient-funds";
+            /** Format: uuid */
+            quoteId: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            swapper: string;
+            txHash: string | null;
+            /**
+             * @description uint256 as a decimal string
+             * @example 1000000000000000000
+             */
+            nonce: string;
+            input: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+            };
+            /** @description The committed outputs */
+            outputs: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+            }[];
+            settledAmounts: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                token: string;
+                /**
+                 * @description uint256 as a decimal string
+                 * @example 1000000000000000000
+                 */
+                amount: string;
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                recipient: string;
+                txHash: string;
+            }[];
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            encodedOrder?: string;
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            protocolSignature?: string;
+            /** @description Only on open orders asked for by `solverId` or `filler` */
+            deadline?: number;
+            /**
+             * @description Only on open orders asked for by `solverId` or `filler`
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            filler?: string;
         };
         ScorecardWindow: {
             /**

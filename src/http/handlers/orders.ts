@@ -4,7 +4,13 @@ import type { Database } from "../../db/client.ts";
 import { InvalidCursorError, MissingOrdersFilterError } from "../../orders/errors.ts";
 import { listOrders, wholeAnswer } from "../../orders/list.ts";
 import { isOpenOrdersPoll, type OpenOrdersCache } from "../../orders/open-orders-cache.ts";
-import { OrdersQuerySchema, OrdersResponseSchema } from "../../orders/schemas.ts";
+import {
+  type OrdersQuery,
+  OrdersQuerySchema,
+  OrdersResponseSchema,
+  type OrderView,
+} from "../../orders/schemas.ts";
+import type { SolverDirectory } from "../../solvers/directory.ts";
 import { logAsRoutine } from "../request-log.ts";
 import type { Handler } from "../route.ts";
 
@@ -24,9 +30,30 @@ export const ordersSchema = {
   descriptions: { 200: "The matching orders, newest first (a page of them with `limit`)" },
 };
 
-export function orders(database: Database, openOrders: OpenOrdersCache): Handler<typeof ordersSchema> {
+/** The solvers whose deployment entry may set the records' shape of their polls (`ordersView`). */
+export type PollingSolvers = Pick<SolverDirectory, "byId" | "byFiller">;
+
+/**
+ * The records' shape when the request does not say: the polling solver's `ordersView` (found by `solverId`, else by
+ * `filler`), for solvers that cannot add a parameter to their poll.
+ */
+function solverView(solvers: PollingSolvers, query: OrdersQuery): OrderView | undefined {
+  const solver = query.solverId
+    ? solvers.byId(query.solverId)
+    : query.filler
+      ? solvers.byFiller(query.filler)
+      : undefined;
+  return solver?.ordersView;
+}
+
+export function orders(
+  database: Database,
+  openOrders: OpenOrdersCache,
+  solvers: PollingSolvers,
+): Handler<typeof ordersSchema> {
   return async (request, reply) => {
-    const { query } = request;
+    const view = request.query.view ?? solverView(solvers, request.query);
+    const query = view ? { ...request.query, view } : request.query;
     if (isOpenOrdersPoll(query)) {
       // Solvers poll their open orders twice a second: those lines are at debug.
       logAsRoutine(request);

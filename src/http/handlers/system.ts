@@ -5,8 +5,8 @@ import type { Clock } from "../../clock.ts";
 import { TimestampSchema } from "../../shared/wire.ts";
 import type { Lifecycle } from "../lifecycle.ts";
 import type { HttpMetrics } from "../metrics.ts";
-import { MetricsElsewhereError } from "../system-errors.ts";
 import type { App, Handler, RouteEntry } from "../route.ts";
+import { MetricsElsewhereError } from "../system-errors.ts";
 
 // `timestamp` is the real document's (HealthResponse requires it); the spec names only `status`.
 const HealthSchema = z
