@@ -214,7 +214,7 @@ export function buildDeploymentParts(
     logger,
     newNonce: () => nonces.next(),
     rounds: cooldowns.failures,
-    concurrency: new SolverConcurrency(),
+    concurrency: new SolverConcurrency({ clientShare: deployment.solverClientShare }),
   };
 
   const quoteRepository = new QuoteRepository(database, context.solverActivity);

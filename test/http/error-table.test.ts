@@ -14,6 +14,7 @@ import {
 import { QuoteExpiredError, QuoteNotFoundError, QuoteUnavailableError } from "../../src/orders/errors.ts";
 import { UnknownVaultError } from "../../src/points/errors.ts";
 import { BaseError } from "../../src/shared/errors.ts";
+import { SolversBusyError } from "../../src/swap/errors.ts";
 
 const SRC = join(import.meta.dirname, "../../src");
 
@@ -67,6 +68,20 @@ describe("the HTTP error table", () => {
       code: "noResultsFound",
       message: "Unknown vault 0xabc",
     });
+  });
+
+  it("answers a failure that passes by itself with its Retry-After seconds", () => {
+    expect(
+      errorAnswer(new SolversBusyError({ solversAsked: 1, solversBusy: 2, solverTimeoutMs: 1500 })),
+    ).toEqual({
+      envelope: "swap",
+      status: 503,
+      code: "SOLVERS_BUSY",
+      message: "The solvers that could answer are busy; retry shortly",
+      details: { solversAsked: 1, solversBusy: 2, retryAfterSeconds: 2 },
+      retryAfterSeconds: 2,
+    });
+    expect(errorAnswer(new QuoteNotFoundError("q-1"))).not.toHaveProperty("retryAfterSeconds");
   });
 
   it("gives a discount rejection the status of its reason", () => {
