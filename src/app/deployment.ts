@@ -221,6 +221,7 @@ export function buildDeploymentParts(
   const roundWriter = new QuoteRoundWriter({
     save: (rounds) => quoteRepository.saveQuoteRounds(rounds),
     logger,
+    clock,
   });
   const lookup = new QuoteLookup({
     repository: quoteRepository,
