@@ -214,13 +214,14 @@ export function buildDeploymentParts(
     logger,
     newNonce: () => nonces.next(),
     rounds: cooldowns.failures,
-    concurrency: new SolverConcurrency(),
+    concurrency: new SolverConcurrency({ clientShare: deployment.solverClientShare }),
   };
 
   const quoteRepository = new QuoteRepository(database, context.solverActivity);
   const roundWriter = new QuoteRoundWriter({
     save: (rounds) => quoteRepository.saveQuoteRounds(rounds),
     logger,
+    clock,
   });
   const lookup = new QuoteLookup({
     repository: quoteRepository,

@@ -32,7 +32,10 @@ interface Round {
 export interface AuctionResultsOptions {
   quotes: QuoteRepository;
   orders: OrderRepository;
-  /** /quote rounds answered in this process but not stored yet: a lookup of one waits for its write. */
+  /**
+   * /quote rounds answered in this process but not stored yet: a lookup of one waits for its write (503 while a
+   * round kept for a database outage still cannot be written).
+   */
   pending: Pick<QuoteRoundWriter, "settledRound">;
   clock: Clock;
 }

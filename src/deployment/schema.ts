@@ -6,6 +6,9 @@ import { AddressSchema, ChainIdSchema, Uint256StringSchema } from "../shared/wir
 /** A solver's cap on in-flight quote requests from one replica when its configuration names none. */
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 32;
 
+/** The part of each solver's concurrency cap one client may hold on a replica when the deployment names none. */
+export const DEFAULT_SOLVER_CLIENT_SHARE = 0.5;
+
 export const SOLVER_ID_PATTERN = /^[a-z0-9]+_[a-z0-9][a-z0-9_-]*$/;
 
 export const TokenConfigSchema = z
@@ -162,6 +165,11 @@ export const DeploymentSchema = z
     identityBlock: z.number().int().min(0).default(0),
     quoteLifetimeSeconds: z.number().int().min(10).max(3600).default(120),
     solverTimeoutMs: z.number().int().min(50).max(30_000).default(1000),
+    /**
+     * The part of each solver's `maxConcurrentRequests` one client may hold on a replica (rounded down, at least one
+     * request): a flood from one client leaves the rest of every solver's slots to the others.
+     */
+    solverClientShare: z.number().gt(0).max(1).default(DEFAULT_SOLVER_CLIENT_SHARE),
     // Absent: every field's own default (prefault parses `{}` through the schema).
     cooldown: CooldownConfigSchema.prefault({}),
     /** Shipped networks state how many solvers and reserved ids an operator must configure. */

@@ -41,6 +41,7 @@ import { UnknownSolverLogoError } from "../solvers/errors.ts";
 import {
   InvalidOutputsError,
   NoQuotesError,
+  SolversBusyError,
   UnsupportedChainError,
   UnsupportedTokenError,
 } from "../swap/errors.ts";
@@ -78,6 +79,8 @@ interface Row<Envelope extends "swap" | "partner", Code extends string> {
   /** Every status the class can be answered with (what a route that throws it declares). */
   readonly statuses: readonly ErrorStatus[];
   readonly statusOf: (error: BaseError) => ErrorStatus;
+  /** For a failure that passes by itself: the seconds a client waits before retrying (the Retry-After header). */
+  readonly retryAfterOf?: (error: BaseError) => number;
 }
 
 function swap<const Code extends Uppercase<string>>(
@@ -96,6 +99,14 @@ function swapByCase<E extends BaseError, const Code extends Uppercase<string>>(
   code: Code,
 ): Row<"swap", Code> {
   return { error, envelope: "swap", code, statuses, statusOf: (failure) => statusOf(failure as E) };
+}
+
+/** A failure that passes by itself: answered with a Retry-After header of the error's `retryAfterSeconds`. */
+function swapRetryable<
+  E extends BaseError & { retryAfterSeconds: number },
+  const Code extends Uppercase<string>,
+>(error: ErrorClass<E>, status: ErrorStatus, code: Code): Row<"swap", Code> {
+  return { ...swap(error, status, code), retryAfterOf: (failure) => (failure as E).retryAfterSeconds };
 }
 
 function partner(
@@ -125,6 +136,8 @@ export const ERROR_TABLE = [
   swap(UnsupportedChainError, 400, "UNSUPPORTED_CHAIN"),
   swap(UnsupportedTokenError, 400, "UNSUPPORTED_TOKEN"),
   swap(NoQuotesError, 404, "NO_QUOTES"),
+  // POST /quote and POST /order: a round whose solvers were left out by their concurrency cap.
+  swapRetryable(SolversBusyError, 503, "SOLVERS_BUSY"),
   // GET /auctions/{requestId}.
   swap(AuctionNotFoundError, 404, "AUCTION_NOT_FOUND"),
   swap(AuctionOpenError, 409, "AUCTION_OPEN"),
@@ -209,6 +222,8 @@ export type ErrorAnswer =
       code: SwapErrorCode;
       message: string;
       details?: BaseError["details"];
+      /** Seconds before a retry may succeed (a Retry-After header), for a failure that passes by itself. */
+      retryAfterSeconds?: number;
     }
   | { envelope: "partner"; status: ErrorStatus; code: PartnerErrorCode; message: string };
 
@@ -223,11 +238,13 @@ export function errorAnswer(error: unknown): ErrorAnswer | undefined {
     return { envelope: "partner", status, code: row.code, message: failure.shortMessage };
   // No details at all: the envelope leaves the key out.
   const details = Object.keys(failure.details).length > 0 ? failure.details : undefined;
+  const retryAfterSeconds = "retryAfterOf" in row ? row.retryAfterOf?.(failure) : undefined;
   return {
     envelope: "swap",
     status,
     code: row.code,
     message: failure.shortMessage,
     ...(details ? { details } : {}),
+    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
   };
 }

@@ -117,6 +117,7 @@ interface MediaType {
 }
 interface Response {
   description?: string;
+  headers?: Record<string, { description: string; schema: unknown }>;
   content?: Record<string, MediaType>;
   "x-error-codes"?: string[];
 }
@@ -194,8 +195,19 @@ function errorResponse(answer: ErrorStatusAnswer, documented: Response | undefin
       },
     ]),
   );
+  const retryAfter = answer.retryAfterCodes ?? [];
   return {
     description: errorStatusDescription(answer),
+    ...(retryAfter.length > 0
+      ? {
+          headers: {
+            "Retry-After": {
+              description: `Seconds to wait before retrying (with ${retryAfter.map((code) => `\`${code}\``).join(", ")})`,
+              schema: { type: "integer", minimum: 1 },
+            },
+          },
+        }
+      : {}),
     content: { [JSON_TYPE]: { schema, examples } },
     "x-error-codes": [...answer.codes],
   };

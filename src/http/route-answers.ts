@@ -22,6 +22,8 @@ export interface ErrorStatusAnswer {
   status: number;
   envelope: Envelope;
   codes: Array<SwapErrorCode | PartnerErrorCode>;
+  /** The codes among `codes` answered with a Retry-After header. */
+  retryAfterCodes?: Array<SwapErrorCode | PartnerErrorCode>;
 }
 
 /** What the framework answers, per envelope, for each failure no domain class stands for. */
@@ -64,7 +66,12 @@ export function errorStatusAnswers(shape: RouteShape): ErrorStatusAnswer[] {
   for (const error of shape.failures.errors ?? []) {
     const row = rowOf(error);
     if (!row) throw new Error(`${error.name} has no row in the HTTP error table`);
-    for (const status of row.statuses) add(status, row.envelope, row.code, error.name);
+    for (const status of row.statuses) {
+      add(status, row.envelope, row.code, error.name);
+      const answer = answers.get(status)!;
+      if ("retryAfterOf" in row && row.retryAfterOf)
+        answer.retryAfterCodes = [...new Set([...(answer.retryAfterCodes ?? []), row.code])];
+    }
   }
   if (shape.method === "POST") {
     framework("tooLarge");
@@ -107,6 +114,9 @@ export const CODE_MEANINGS: Record<SwapErrorCode | PartnerErrorCode, string> = {
   QUOTE_NOT_FOUND: "Unknown quote id",
   QUOTE_EXPIRED: "The quote has expired",
   QUOTE_UNAVAILABLE: "No solver can honor the quote any more, or its nonce is used",
+  SOLVERS_BUSY:
+    "No quote: solvers that could answer were left out by their concurrency cap; retry after `Retry-After` seconds " +
+    "(`details.solversAsked`, `details.solversBusy`)",
   QUOTE_MISMATCH: "The submitted quote differs from the quote issued",
   ORDER_NOT_FOUND: "Unknown order id",
   ORDER_NOT_OPEN:

@@ -114,7 +114,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
 
   await app.register(cors, {
     origin: true,
-    exposedHeaders: ["X-Request-Id", "X-Trace-Id"],
+    exposedHeaders: ["X-Request-Id", "X-Trace-Id", "Retry-After"],
     // An OPTIONS request that is not a full preflight gets the same 204, not a plain-text 400 outside both envelopes.
     strictPreflight: false,
   });
@@ -151,6 +151,7 @@ function sendError(
     if (answer.status >= 500) request.log.error({ err: error }, "request failed");
     if (answer.envelope === "partner")
       return reply.code(answer.status).send(partnerBody(answer.code, answer.message));
+    if (answer.retryAfterSeconds !== undefined) reply.header("retry-after", String(answer.retryAfterSeconds));
     return reply
       .code(answer.status)
       .send(swapBody(answer.status, answer.code, answer.message, answer.details, now));

@@ -5,7 +5,9 @@ import type { Address, Hex } from "viem";
 import { encodeOrder, hashOrder, type Order, type Request, signOrder } from "../chain/order.ts";
 import { unixSeconds } from "../clock.ts";
 import { type Market, reactorRef } from "../market/market.ts";
+import type { ClientId } from "../solvers/concurrency.ts";
 import { rankQuotes, runAuction } from "../swap/auction.ts";
+import { SolversBusyError } from "../swap/errors.ts";
 import { commitOutputs, OutputCommitmentError, type OutputWithAmount } from "../swap/outputs.ts";
 import type { QuoteLookup } from "../swap/quote-lookup.ts";
 import { quoteDifferences } from "../swap/quote-match.ts";
@@ -28,7 +30,17 @@ export interface OrderResult {
   orderStatus: OrderRow["status"];
 }
 
+/** One post creating a quote's order in this process: identical posts share its outcome, others wait for it. */
+interface Creation {
+  /** The post's body as sent (identical posts have identical keys). */
+  key: string;
+  outcome: Promise<OrderResult>;
+}
+
 export class OrderService {
+  /** The creation running for each quote id in this process. */
+  readonly #creations = new Map<string, Creation>();
+
   constructor(
     private readonly context: Market,
     private readonly quotes: QuoteRepository,
@@ -36,7 +48,8 @@ export class OrderService {
     private readonly lookup: QuoteLookup,
   ) {}
 
-  async submit(input: OrderRequest, requestId: string): Promise<OrderResult> {
+  /** `client`: who posts (the HTTP layer's identity of the caller), for its fair share of each solver's slots. */
+  async submit(input: OrderRequest, requestId: string, client: ClientId): Promise<OrderResult> {
     const stored = await this.lookup.find(input.quote.quoteId, input.quote.orderInfo.deadline);
     if (!stored) throw new QuoteNotFoundError(input.quote.quoteId);
     const signature = input.signature as Hex;
@@ -44,12 +57,52 @@ export class OrderService {
     // A re-post of a quote that already has an order gets that order, with any encoding of the signature.
     const existing = await this.#existingOrder(stored, signature);
     if (existing) return this.#answerRepost(existing, requestId);
+
+    // A re-post while this process creates the quote's order: an identical post gets the same outcome (no second
+    // hard round: a burst of one post would otherwise take every slot of the solvers' caps); another one waits for
+    // it, then answers the order if there is one now, or tries itself.
+    const key = JSON.stringify(input);
+    for (let running = this.#creations.get(stored.quote.quoteId); running; ) {
+      if (running.key === key) return this.#answerRepost(await running.outcome, requestId);
+      await running.outcome.catch(() => {});
+      const order = await this.#existingOrder(stored, signature);
+      if (order) return this.#answerRepost(order, requestId);
+      running = this.#creations.get(stored.quote.quoteId);
+    }
+    const creation: Creation = {
+      key,
+      outcome: this.#createOrAnswerWinner(input, stored, signature, requestId, client),
+    };
+    this.#creations.set(stored.quote.quoteId, creation);
     try {
-      return await this.#create(input, stored, signature, requestId);
+      return await creation.outcome;
+    } finally {
+      if (this.#creations.get(stored.quote.quoteId) === creation)
+        this.#creations.delete(stored.quote.quoteId);
+    }
+  }
+
+  async #createOrAnswerWinner(
+    input: OrderRequest,
+    stored: StoredQuote,
+    signature: Hex,
+    requestId: string,
+    client: ClientId,
+  ): Promise<OrderResult> {
+    try {
+      return await this.#create(input, stored, signature, requestId, client);
     } catch (error) {
-      // A concurrent post of this quote may have created its order meanwhile (and a fill may already have used the
-      // nonce): a re-post is answered with that order, never with an expired or unavailable quote.
-      if (!(error instanceof QuoteExpiredError || error instanceof QuoteUnavailableError)) throw error;
+      // A concurrent post of this quote (on another replica) may have created its order meanwhile (and a fill may
+      // already have used the nonce): a re-post is answered with that order, never with an expired, unavailable or
+      // busy quote.
+      if (
+        !(
+          error instanceof QuoteExpiredError ||
+          error instanceof QuoteUnavailableError ||
+          error instanceof SolversBusyError
+        )
+      )
+        throw error;
       const order = await this.#existingOrder(stored, signature);
       if (!order) throw error;
       return this.#answerRepost(order, requestId);
@@ -68,9 +121,11 @@ export class OrderService {
     return check.valid ? order : undefined;
   }
 
-  async #answerRepost(order: OrderRow, requestId: string): Promise<OrderResult> {
-    await this.orders.recordAttempt(order.orderId, requestId, this.context.clock.now());
-    return { orderId: order.orderId, orderStatus: order.status };
+  /** Answers a post that reached an existing order (or shared the creating post's outcome), recording the call. */
+  async #answerRepost(order: OrderRow | OrderResult, requestId: string): Promise<OrderResult> {
+    const result = "status" in order ? { orderId: order.orderId, orderStatus: order.status } : order;
+    await this.orders.recordAttempt(result.orderId, requestId, this.context.clock.now());
+    return { orderId: result.orderId, orderStatus: result.orderStatus };
   }
 
   async #create(
@@ -78,6 +133,7 @@ export class OrderService {
     stored: StoredQuote,
     signature: Hex,
     requestId: string,
+    client: ClientId,
   ): Promise<OrderResult> {
     const { context } = this;
     const swapper = stored.request.swapper as Address;
@@ -89,7 +145,7 @@ export class OrderService {
     const check = await context.chain.checkSwapperSignature(swapper, signed, signature);
     if (!check.valid) throw new InvalidSwapperSignatureError(swapper, check.fault);
 
-    const winner = await this.#hardRound(stored, requestId);
+    const winner = await this.#hardRound(stored, requestId, client);
     const signedOutputs = storedOutputs(stored);
     let committed: OutputWithAmount[];
     try {
@@ -157,8 +213,12 @@ export class OrderService {
     }
   }
 
-  /** Asks the solvers eligible now; the best answer that meets the quoted total wins, ties to the faster one. */
-  async #hardRound(stored: StoredQuote, requestId: string) {
+  /**
+   * Asks the solvers eligible now; the best answer that meets the quoted total wins, ties to the faster one. Without
+   * one, the quote is unavailable (409) only if every eligible solver was asked: one left out by its concurrency cap
+   * might still honor it, so that round is busy (503, retry).
+   */
+  async #hardRound(stored: StoredQuote, requestId: string, client: ClientId) {
     const { context } = this;
     const terms = termsOf(context, stored);
     const solverIds = stored.request.solverIds ?? undefined;
@@ -169,14 +229,14 @@ export class OrderService {
       () => stored.quote.quoteId,
     );
     const quoted = BigInt(stored.quote.amountOut);
-    const results =
+    const { results, busy } =
       participants.length === 0
-        ? []
+        ? { results: [], busy: [] }
         : await runAuction({
             participants,
             timeoutMs: context.deployment.solverTimeoutMs,
             buildRequest: (participant) => solverRequest(context, terms, requestId, participant),
-            ...(context.concurrency ? { concurrency: context.concurrency } : {}),
+            ...(context.concurrency ? { concurrency: { slots: context.concurrency, client } } : {}),
           });
     const now = context.clock.now();
     if (results.length > 0)
@@ -186,9 +246,14 @@ export class OrderService {
       answerRows(results, requestId, "order", now),
       best?.participant.solver.id,
     );
-    if (!best) {
-      throw new QuoteUnavailableError({ reason: "no_solver", solversAsked: participants.length });
+    if (!best && busy.length > 0) {
+      throw new SolversBusyError({
+        solversAsked: results.length,
+        solversBusy: busy.length,
+        solverTimeoutMs: context.deployment.solverTimeoutMs,
+      });
     }
+    if (!best) throw new QuoteUnavailableError({ reason: "no_solver", solversAsked: results.length });
     return {
       solverId: best.participant.solver.id,
       filler: best.outcome.filler,

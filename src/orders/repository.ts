@@ -69,11 +69,12 @@ export class OrderRepository {
    */
   async createOnce(order: NewOrder): Promise<{ order: OrderRow; created: boolean }> {
     const inserted = await this.database.db.transaction(async (tx) => {
-      const rows = await tx
-        .insert(orders)
-        .values(order)
-        .onConflictDoNothing({ target: orders.quoteId })
-        .returning();
+      // No conflict target: every unique index is an arbiter. Concurrent posts of one quote build the same Order,
+      // so the loser's row collides on the order hash too, and PostgreSQL raises a unique violation for a conflict
+      // on any index the statement does not name (when the winner commits between the loser's arbiter check and its
+      // index entries). The order hash is a function of the quote's Request (its nonce), so either conflict means
+      // the quote already has its order.
+      const rows = await tx.insert(orders).values(order).onConflictDoNothing().returning();
       const row = rows[0];
       if (!row) return undefined;
       const [history] = await tx

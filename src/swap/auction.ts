@@ -2,7 +2,7 @@
 // rank the quotes best output first with ties to the faster answer.
 import type { Leg } from "../inventory/offer.ts";
 import { requestSolverQuote, type SolverOutcome } from "../solvers/client.ts";
-import type { SolverConcurrency } from "../solvers/concurrency.ts";
+import type { ClientId, SolverConcurrency } from "../solvers/concurrency.ts";
 import type { Solver } from "../solvers/directory.ts";
 import type { SolverQuoteRequest } from "../solvers/protocol.ts";
 
@@ -27,16 +27,33 @@ export interface AuctionOptions {
   timeoutMs: number;
   /** Overrides the transport (tests); defaults to HTTP. */
   ask?: typeof requestSolverQuote;
-  /** Each solver's in-flight cap on this replica: a solver at its cap is left out of the round (not asked). */
-  concurrency?: SolverConcurrency;
+  /**
+   * Each solver's in-flight cap on this replica and the client the round is for: a solver at its cap, or whose
+   * share for this client is taken, is left out of the round (not asked).
+   */
+  concurrency?: { slots: SolverConcurrency; client: ClientId };
 }
 
-/** The answers of the participants asked; a participant held back by its concurrency cap has none. */
-export async function runAuction(options: AuctionOptions): Promise<AuctionResult[]> {
+export interface AuctionRound {
+  /** The answers of the participants asked. */
+  results: AuctionResult[];
+  /** The participants left out by their concurrency cap: not asked, so without an answer. */
+  busy: AuctionParticipant[];
+}
+
+/** Asks every participant with a free slot; the others are left out of the round and listed as busy. */
+export async function runAuction(options: AuctionOptions): Promise<AuctionRound> {
   const ask = options.ask ?? requestSolverQuote;
+  const { concurrency } = options;
+  const busy: AuctionParticipant[] = [];
   const asked = options.participants.flatMap((participant) => {
-    const release = options.concurrency ? options.concurrency.tryAcquire(participant.solver) : () => {};
-    return release ? [{ participant, release }] : [];
+    if (!concurrency) return [{ participant, release: () => {} }];
+    const slot = concurrency.slots.tryAcquire(participant.solver, concurrency.client);
+    if ("busy" in slot) {
+      busy.push(participant);
+      return [];
+    }
+    return [{ participant, release: slot.release }];
   });
   // One signal per solver request: each request listens to its own signal, so an auction with many solvers adds
   // no pile of listeners to one shared signal (Node warns past 10).
@@ -45,7 +62,7 @@ export async function runAuction(options: AuctionOptions): Promise<AuctionResult
     for (const controller of controllers) controller.abort();
   }, options.timeoutMs);
   try {
-    return await Promise.all(
+    const results = await Promise.all(
       asked.map(async ({ participant, release }, index) => {
         try {
           const request = options.buildRequest(participant);
@@ -56,6 +73,7 @@ export async function runAuction(options: AuctionOptions): Promise<AuctionResult
         }
       }),
     );
+    return { results, busy };
   } finally {
     clearTimeout(timer);
   }

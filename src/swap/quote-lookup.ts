@@ -1,7 +1,8 @@
 // The stored quote a POST /order names. POST /quote stores its round after answering, so a quote may be
-// submitted before it is stored: in this process the lookup waits for the pending write; a quote answered by
-// another replica moments ago (by its deadline) is looked for again, with backoff, for a short grace period
-// before it is called unknown.
+// submitted before it is stored: in this process the lookup waits for the pending write (a round kept through a
+// database outage is written at once, or the lookup fails as the database does: 503, never "unknown"); a quote
+// answered by another replica moments ago (by its deadline) is looked for again, with backoff, for a short grace
+// period before it is called unknown.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Clock } from "../clock.ts";
 import type { QuoteRepository, StoredQuote } from "./repository.ts";

@@ -7,9 +7,10 @@ import { unixSeconds } from "../clock.ts";
 import { offeredLegs } from "../inventory/offer.ts";
 import type { Market, RoundAnswer } from "../market/market.ts";
 import type { SolverOutcome } from "../solvers/client.ts";
+import type { ClientId } from "../solvers/concurrency.ts";
 import type { SolverQuoteRequest } from "../solvers/protocol.ts";
 import { type AuctionParticipant, type AuctionResult, rankQuotes, runAuction } from "./auction.ts";
-import { NoQuotesError } from "./errors.ts";
+import { NoQuotesError, SolversBusyError } from "./errors.ts";
 import { type OutputWithAmount, splitOutputs } from "./outputs.ts";
 import type { QuoteRepository, SolverAnswerRow } from "./repository.ts";
 import type { QuoteRoundWriter } from "./round-writer.ts";
@@ -128,7 +129,13 @@ export class QuoteService {
     private readonly rounds: QuoteRoundWriter,
   ) {}
 
-  async quote(input: QuoteRequest, requestId: string, publicBaseUrl: string): Promise<QuoteResponse> {
+  /** `client`: who asks (the HTTP layer's identity of the caller), for its fair share of each solver's slots. */
+  async quote(
+    input: QuoteRequest,
+    requestId: string,
+    publicBaseUrl: string,
+    client: ClientId,
+  ): Promise<QuoteResponse> {
     const { context } = this;
     const terms = resolveQuoteTerms(context.deployment, input);
     const startedAt = context.clock.now();
@@ -159,11 +166,11 @@ export class QuoteService {
       throw new NoQuotesError("no eligible solver");
     }
 
-    const results = await runAuction({
+    const { results, busy } = await runAuction({
       participants,
       timeoutMs: context.deployment.solverTimeoutMs,
       buildRequest: (participant) => solverRequest(context, terms, requestId, participant),
-      ...(context.concurrency ? { concurrency: context.concurrency } : {}),
+      ...(context.concurrency ? { concurrency: { slots: context.concurrency, client } } : {}),
     });
     const ranked = rankQuotes(results);
     const now = context.clock.now();
@@ -171,11 +178,15 @@ export class QuoteService {
     const answers = answerRows(results, requestId, "quote", now);
     if (ranked.length === 0) {
       await this.repository.saveQuoteRound({ ...requestRow, inventoryBlock }, answers, []);
-      throw new NoQuotesError(
-        results.length === 0
-          ? "every eligible solver is at its concurrency limit"
-          : "no solver returned a non-zero quote",
-      );
+      // Solvers left out by their cap did not decline: the round is worth retrying, not "no quotes".
+      if (busy.length > 0) {
+        throw new SolversBusyError({
+          solversAsked: results.length,
+          solversBusy: busy.length,
+          solverTimeoutMs: context.deployment.solverTimeoutMs,
+        });
+      }
+      throw new NoQuotesError("no solver returned a non-zero quote");
     }
 
     const deadline = unixSeconds(now) + context.deployment.quoteLifetimeSeconds;

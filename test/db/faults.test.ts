@@ -1,13 +1,15 @@
-// Database faults never kill the process: PostgreSQL behind a TCP proxy this file controls (freeze, cut, refuse,
-// restore) and pg_terminate_backend on the indexer lock's session. A replica serves through the proxy with short
+// Database faults never kill the process and lose no quote: PostgreSQL behind a TCP proxy this file controls
+// (freeze, cut, refuse, restore) and pg_terminate_backend on the indexer lock's session. A replica serves through the proxy with short
 // timeouts and its runtime started (indexer polling every 50 ms); the file's direct connection plays the operator
 // and, where one is needed, the other replica.
+import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ADVISORY_LOCKS } from "../../src/db/advisory-locks.ts";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import type { PostgresTimeouts } from "../../src/db/postgres.ts";
 import { IndexerLease } from "../../src/indexer/lease.ts";
+import type { Logger } from "../../src/logger.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import {
@@ -16,7 +18,14 @@ import {
   type EmptyPostgresDatabase,
 } from "../support/db.ts";
 import { eventually, settledWithin } from "../support/gates.ts";
-import { approveReactor, fillOrder, placeOrder } from "../support/orders.ts";
+import {
+  approveReactor,
+  fillOrder,
+  placeOrder,
+  quoteRequestBody,
+  requestFromSignatureData,
+} from "../support/orders.ts";
+import { signRequest } from "../support/requests.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
@@ -96,7 +105,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults on postgres", (
   }
 
   /** A replica on the database through the proxy, serving, with its indexer running. */
-  async function startReplica(): Promise<Replica> {
+  async function startReplica(options: { logger?: Logger } = {}): Promise<Replica> {
     const database = await openDatabase({
       kind: "postgres",
       url: proxy.proxiedUrl(empty.url),
@@ -107,6 +116,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults on postgres", (
       clock,
       solvers: [{ id: "ext_scripted", endpoint: solver.url }],
       indexerPollIntervalMs: 50,
+      ...options,
     });
     await swap.runtime.start();
     return {
@@ -203,6 +213,63 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults on postgres", (
         url: `/api/v1/points/receiver/${UNCACHED_RECEIVER}/current`,
       });
       expect(points.statusCode).toBe(404);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  // Issue 21: a /quote round is written ~20 ms after its answer; a database cut in those ms lost the round (one
+  // retry, then dropped), and its quotes answered 404 QUOTE_NOT_FOUND at /order while still valid.
+  it("keeps a /quote round the cut database could not take, and its quote becomes an order once the database is back", async () => {
+    const lines: Array<{ level: number; msg: string; stored?: number }> = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const replica = await startReplica({ logger });
+    const { app } = replica.swap;
+    const roundLines = () => lines.filter((line) => /^quote round/.test(line.msg));
+    try {
+      // The database is cut while the solver is asked: /quote needs no database after its auction, so it answers,
+      // and its round's write, after the answer, meets the cut.
+      const asked = solver.holdNext();
+      const quoting = app.inject({
+        method: "POST",
+        url: "/api/v1/quote",
+        payload: quoteRequestBody(chain, { amount: 10n ** 20n, swapper: chain.accounts.swapper.address }),
+      });
+      await asked.reached;
+      proxy.cut();
+      asked.release();
+      const quoted = await answered(quoting, "POST /quote during the cut");
+      expect(quoted.statusCode, quoted.body).toBe(200);
+      const entry = quoted.json().quotes[0];
+      const signature = await signRequest(
+        chain.accounts.swapper,
+        { chainId: chain.chainId, reactor: chain.core.reactor },
+        requestFromSignatureData(entry.signatureData.value),
+      );
+      const postOrder = () =>
+        app.inject({ method: "POST", url: "/api/v1/order", payload: { quote: entry.quote, signature } });
+
+      await eventually(() => roundLines().length > 0, "the round writer met the cut");
+      // Retries keep failing for a while (each waits for the connect timeout); meanwhile /order is told to retry.
+      const during = await answered(postOrder(), "POST /order during the cut");
+      expect(during.statusCode, during.body).toBe(503);
+      expect(during.json().error.code).toBe("SERVICE_UNAVAILABLE");
+      await new Promise((resolve) => setTimeout(resolve, 3 * TIMEOUTS.connectMs));
+
+      proxy.restore();
+      const placed = await answered(postOrder(), "POST /order after the cut");
+      expect(placed.statusCode, placed.body).toBe(200);
+      expect(await orderStatus(placed.json().orderId)).toBe("open");
+      // The operator's view: one warning when the outage began, one line when the kept round was stored.
+      await eventually(() => roundLines().length === 2, "the writer reports the end of the outage");
+      expect(roundLines().map((line) => [line.level, line.msg])).toEqual([
+        [
+          40,
+          "quote rounds not stored: the database is unavailable; keeping them and retrying until it is back or their quotes expire",
+        ],
+        [30, "quote rounds stored after the database came back"],
+      ]);
+      expect(roundLines()[1]).toMatchObject({ stored: 1, expired: 0 });
     } finally {
       await replica.close();
     }

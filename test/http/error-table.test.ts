@@ -14,16 +14,21 @@ import {
 import { QuoteExpiredError, QuoteNotFoundError, QuoteUnavailableError } from "../../src/orders/errors.ts";
 import { UnknownVaultError } from "../../src/points/errors.ts";
 import { BaseError } from "../../src/shared/errors.ts";
+import { SolversBusyError } from "../../src/swap/errors.ts";
 
 const SRC = join(import.meta.dirname, "../../src");
 
-/** Every class exported by a domain folder's errors.ts that extends BaseError. */
+/**
+ * Every class that extends BaseError exported by a domain folder's errors.ts, or by http/system-errors.ts (the
+ * system routes' own, which belong to no domain).
+ */
 async function domainErrorClasses(): Promise<Array<{ file: string; name: string; error: typeof BaseError }>> {
   const found: Array<{ file: string; name: string; error: typeof BaseError }> = [];
-  for (const folder of readdirSync(SRC, { withFileTypes: true })) {
-    if (!folder.isDirectory() || folder.name === "shared") continue;
-    if (!readdirSync(join(SRC, folder.name)).includes("errors.ts")) continue;
-    const file = `${folder.name}/errors.ts`;
+  const files = readdirSync(SRC, { withFileTypes: true })
+    .filter((folder) => folder.isDirectory() && folder.name !== "shared")
+    .filter((folder) => readdirSync(join(SRC, folder.name)).includes("errors.ts"))
+    .map((folder) => `${folder.name}/errors.ts`);
+  for (const file of [...files, "http/system-errors.ts"]) {
     const module: Record<string, unknown> = await import(join(SRC, file));
     for (const [name, value] of Object.entries(module)) {
       if (typeof value === "function" && value.prototype instanceof BaseError)
@@ -67,6 +72,20 @@ describe("the HTTP error table", () => {
       code: "noResultsFound",
       message: "Unknown vault 0xabc",
     });
+  });
+
+  it("answers a failure that passes by itself with its Retry-After seconds", () => {
+    expect(
+      errorAnswer(new SolversBusyError({ solversAsked: 1, solversBusy: 2, solverTimeoutMs: 1500 })),
+    ).toEqual({
+      envelope: "swap",
+      status: 503,
+      code: "SOLVERS_BUSY",
+      message: "The solvers that could answer are busy; retry shortly",
+      details: { solversAsked: 1, solversBusy: 2, retryAfterSeconds: 2 },
+      retryAfterSeconds: 2,
+    });
+    expect(errorAnswer(new QuoteNotFoundError("q-1"))).not.toHaveProperty("retryAfterSeconds");
   });
 
   it("gives a discount rejection the status of its reason", () => {

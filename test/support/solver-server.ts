@@ -28,6 +28,8 @@ export interface ScriptedSolver {
   setBehaviour(behaviour: SolverBehaviour): void;
   /** Holds the next request that arrives until the test releases it; it is then answered as the behaviour says. */
   holdNext(): HeldRequest;
+  /** Ends every request a `stall` holds (its connection dropped: a network failure) and lets held ones go on. */
+  releaseStalled(): void;
   close(): Promise<void>;
 }
 
@@ -88,6 +90,10 @@ export async function startScriptedSolver(initial: SolverBehaviour, basePath = "
       holds.push({ reach: reached.open, released: released.opened });
       stalled.add(released.open);
       return { reached: reached.opened, release: released.open };
+    },
+    releaseStalled() {
+      for (const release of stalled) release();
+      stalled.clear();
     },
     async close() {
       for (const release of stalled) release();

@@ -64,11 +64,12 @@ describe("auction over HTTP solvers", () => {
   async function auction(solvers: Solver[], timeoutMs = 400) {
     const requestId = randomUUID();
     const participants = solvers.map((solver) => ({ solver, quoteId: randomUUID(), legs: [] }));
-    const results = await runAuction({
+    const { results, busy } = await runAuction({
       participants,
       timeoutMs,
       buildRequest: (p) => requestFor(p, requestId),
     });
+    expect(busy).toEqual([]);
     return { results, requestId };
   }
 
@@ -174,44 +175,88 @@ describe("auction over HTTP solvers", () => {
 });
 
 describe("a solver's concurrency cap", () => {
-  it("leaves a solver at its cap out of a round (not asked, no answer), and asks it again once a slot frees", async () => {
+  /** A transport whose requests hang until the test releases them all; records who was asked. */
+  function heldTransport() {
+    const asked: string[] = [];
+    const waiting: Array<() => void> = [];
+    const ask: typeof requestSolverQuote = async (solver) => {
+      asked.push(solver.id);
+      await new Promise<void>((resolve) => waiting.push(resolve));
+      return { kind: "declined", latencyMs: 1 } satisfies SolverOutcome;
+    };
+    const releaseAll = () => {
+      for (const release of waiting.splice(0)) release();
+    };
+    return { asked, ask, releaseAll };
+  }
+
+  const roundOf =
+    (concurrency: SolverConcurrency, ask: typeof requestSolverQuote) => (solvers: Solver[], client: string) =>
+      runAuction({
+        participants: solvers.map((solver) => ({ solver, quoteId: randomUUID(), legs: [] })),
+        buildRequest: (participant) => requestFor(participant, randomUUID()),
+        timeoutMs: 5_000,
+        ask,
+        concurrency: { slots: concurrency, client },
+      });
+  const ids = (participants: readonly { solver: Solver }[]) => participants.map((p) => p.solver.id);
+
+  it("leaves a solver at its cap out of a round (not asked, listed busy), and asks it again once a slot frees", async () => {
     const concurrency = new SolverConcurrency();
     const capped: Solver = {
       ...solverAt("ext_capped", "http://127.0.0.1:9", addr(0xf3)),
       maxConcurrentRequests: 1,
     };
     const other = solverAt("ext_other", "http://127.0.0.1:9", addr(0xf4));
-    const asked: string[] = [];
-    let releaseFirst: () => void = () => {};
-    const firstHeld = new Promise<void>((resolve) => {
-      releaseFirst = resolve;
-    });
-    const ask: typeof requestSolverQuote = async (solver) => {
-      asked.push(solver.id);
-      // The first request to the capped solver hangs until the test lets it answer.
-      if (asked.length === 1) await firstHeld;
-      return { kind: "declined", latencyMs: 1 } satisfies SolverOutcome;
-    };
-    const round = (solvers: Solver[]) =>
-      runAuction({
-        participants: solvers.map((solver) => ({ solver, quoteId: randomUUID(), legs: [] })),
-        buildRequest: (participant) => requestFor(participant, randomUUID()),
-        timeoutMs: 5_000,
-        ask,
-        concurrency,
-      });
-    const ids = (results: Awaited<ReturnType<typeof runAuction>>) =>
-      results.map((r) => r.participant.solver.id);
+    const { asked, ask, releaseAll } = heldTransport();
+    const round = roundOf(concurrency, ask);
 
-    const first = round([capped]);
+    const first = round([capped], "10.0.0.1");
     expect(concurrency.inFlight("ext_capped")).toBe(1);
-    // Its only slot is taken: the next round asks the other solver only, and has no answer of the capped one.
-    expect(ids(await round([capped, other]))).toEqual(["ext_other"]);
+    // Its only slot is taken: the next round asks the other solver only and lists the capped one as busy.
+    const second = round([capped, other], "10.0.0.2");
     expect(asked).toEqual(["ext_capped", "ext_other"]);
-    releaseFirst();
-    expect(ids(await first)).toEqual(["ext_capped"]);
+    releaseAll();
+    const { results, busy } = await second;
+    expect(ids(results.map((r) => r.participant))).toEqual(["ext_other"]);
+    expect(ids(busy)).toEqual(["ext_capped"]);
+    expect(ids((await first).results.map((r) => r.participant))).toEqual(["ext_capped"]);
     expect(concurrency.inFlight("ext_capped")).toBe(0);
-    expect(ids(await round([capped, other]))).toEqual(["ext_capped", "ext_other"]);
+    const third = round([capped, other], "10.0.0.2");
+    releaseAll();
+    expect((await third).busy).toEqual([]);
     expect(concurrency.inFlight("ext_other")).toBe(0);
+  });
+
+  it("lets one client hold at most its share of a solver's slots; another client still gets the rest", async () => {
+    const concurrency = new SolverConcurrency({ clientShare: 0.5 });
+    const solver: Solver = {
+      ...solverAt("ext_shared", "http://127.0.0.1:9", addr(0xf5)),
+      maxConcurrentRequests: 4,
+    };
+    const { asked, ask, releaseAll } = heldTransport();
+    const round = roundOf(concurrency, ask);
+
+    // A flood from one client: 10 rounds at once, only 2 (half of 4) are asked.
+    const flood = Array.from({ length: 10 }, () => round([solver], "10.0.0.66"));
+    expect(asked).toHaveLength(2);
+    expect(concurrency.inFlight("ext_shared", "10.0.0.66")).toBe(2);
+    // Two other clients get the other two slots; a third finds the solver full.
+    const honest = [round([solver], "10.0.0.7"), round([solver], "10.0.0.8"), round([solver], "10.0.0.9")];
+    expect(asked).toHaveLength(4);
+    releaseAll();
+    const floodRounds = await Promise.all(flood);
+    expect(floodRounds.filter((r) => r.results.length === 1)).toHaveLength(2);
+    expect(floodRounds.filter((r) => r.busy.length === 1)).toHaveLength(8);
+    expect((await Promise.all(honest)).map((r) => r.results.length)).toEqual([1, 1, 0]);
+    expect(concurrency.inFlight("ext_shared")).toBe(0);
+  });
+
+  it("gives a client at least one slot, and refuses a share outside (0, 1]", () => {
+    expect(new SolverConcurrency({ clientShare: 0.5 }).clientLimit(1)).toBe(1);
+    expect(new SolverConcurrency({ clientShare: 0.5 }).clientLimit(32)).toBe(16);
+    expect(new SolverConcurrency({ clientShare: 1 }).clientLimit(32)).toBe(32);
+    expect(() => new SolverConcurrency({ clientShare: 0 })).toThrow(RangeError);
+    expect(() => new SolverConcurrency({ clientShare: 1.5 })).toThrow(RangeError);
   });
 });

@@ -1,5 +1,5 @@
-// POST /order under concurrency (two replicas on one PostgreSQL), with a contract-wallet swapper, and with a client
-// that gives up mid-request; and the /orders index plans.
+// POST /order under concurrency (bursts of identical posts on one replica, and two replicas on one PostgreSQL), with
+// a contract-wallet swapper, and with a client that gives up mid-request; and the /orders index plans.
 import { type Address, getAddress } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testERC1271WalletAbi, testERC1271WalletBytecode } from "../../src/chain/abis.ts";
@@ -91,6 +91,35 @@ describe.each(databaseKinds)("POST /order edge cases (%s)", (kind) => {
       expect(ids).toEqual(new Set(responses.map((r) => r.json().requestId)));
     },
   );
+
+  // Issue 21: 60 identical posts of one quote at once took more than the solver's 32 slots (the posts left out
+  // answered 409 before the winner committed) and could collide on the order hash (500).
+  it("turns each of 10 bursts of 60 identical concurrent posts into one order, every post answered 200", async () => {
+    for (let burst = 0; burst < 10; burst++) {
+      const entry = await quoteFor(app, chain.accounts.swapper.address);
+      const signature = await signRequest(
+        chain.accounts.swapper,
+        { chainId: chain.chainId, reactor: chain.core.reactor },
+        requestFromSignatureData(entry.signatureData.value),
+      );
+      const responses = await Promise.all(
+        Array.from({ length: 60 }, () =>
+          app.inject({ method: "POST", url: "/api/v1/order", payload: { quote: entry.quote, signature } }),
+        ),
+      );
+      const statuses = responses.map((r) => r.statusCode);
+      expect(
+        statuses.filter((status) => status !== 200),
+        `burst ${burst}: ${responses.find((r) => r.statusCode !== 200)?.body}`,
+      ).toEqual([]);
+      expect(new Set(responses.map((r) => r.json().orderId)).size, `burst ${burst}`).toBe(1);
+      const rows = await database.query<{ n: string }>(
+        "select count(*) as n from orders where quote_id = $1",
+        [entry.quote.quoteId],
+      );
+      expect(rows[0]?.n).toBe("1");
+    }
+  });
 
   it("accepts an ERC-1271 contract wallet as the swapper", async () => {
     const owner = chain.accounts.swapper2;

@@ -1,7 +1,8 @@
 // A re-post of a quote (same quote id and signature) always gets the quote's order: one held in its hard round while
-// the first post creates the order answers that order whatever 409 it then meets — the order filled meanwhile (its
-// nonce used on-chain), no solver able to meet the quote any more, the quote expired. And /order asks the chain
-// nothing while its inserting transaction is open. Gated, on PGlite and PostgreSQL.
+// another replica's post creates the order answers that order whatever 409 it then meets — the order filled
+// meanwhile (its nonce used on-chain), no solver able to meet the quote any more, the quote expired. (In one process
+// the second post would wait for the first: test/swap/solver-capacity.test.ts.) And /order asks the chain nothing
+// while its inserting transaction is open. Gated, on PGlite and PostgreSQL.
 import { type Hex, toFunctionSelector } from "viem";
 import { beforeEach, describe, expect, it } from "vitest";
 import { OrderEvents } from "../../src/orders/order-events.ts";
@@ -62,7 +63,21 @@ describe.each(databaseKinds)("POST /order re-posts (%s)", (kind) => {
     const repost = postOrder(signed.quote, signed.signature);
     await held.reached;
 
-    const first = await postOrder(signed.quote, signed.signature);
+    // Another replica on the same database creates the order meanwhile.
+    const replica = await createSwapTestApp(chain, swap.database, {
+      clock,
+      solvers: [{ id: "ext_scripted", endpoint: swap.solver.url }],
+    });
+    let first: Awaited<ReturnType<typeof postOrder>>;
+    try {
+      first = await replica.app.inject({
+        method: "POST",
+        url: "/api/v1/order",
+        payload: { quote: signed.quote, signature: signed.signature },
+      });
+    } finally {
+      await replica.close();
+    }
     expect(first.statusCode, first.body).toBe(200);
     const orders = new OrderRepository(swap.database, new OrderEvents());
     const order = (await orders.findById(first.json().orderId))!;

@@ -1268,7 +1268,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a signed quote as an order
-         * @description Checks, in order: unknown quote id (404); an existing order for the quote with a valid signature is returned; expired (409); the quote differs from the one issued (400); invalid signature (400); no solver can still honor it (409). The order is counter-signed by the protocol key and stored once per quote.
+         * @description Checks, in order: unknown quote id (404); an existing order for the quote with a valid signature is returned; expired (409); the quote differs from the one issued (400); invalid signature (400); no solver can still honor it (409), or none answered while some were left out by their concurrency cap (503 `SOLVERS_BUSY` with `Retry-After`: post the same quote again). The order is counter-signed by the protocol key and stored once per quote.
          */
         post: {
             parameters: {
@@ -1369,10 +1369,13 @@ export interface paths {
                 };
                 /**
                  * @description Service unavailable: retry later. Error codes:
+                 *     - `SOLVERS_BUSY`: No quote: solvers that could answer were left out by their concurrency cap; retry after `Retry-After` seconds (`details.solversAsked`, `details.solversBusy`)
                  *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
                  */
                 503: {
                     headers: {
+                        /** @description Seconds to wait before retrying (with `SOLVERS_BUSY`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2139,7 +2142,7 @@ export interface paths {
         put?: never;
         /**
          * Request quotes from solvers
-         * @description Fans out to the enabled solvers with eligible inventory. Quotes are ordered best output first, ties to the faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote.
+         * @description Fans out to the enabled solvers with eligible inventory. Quotes are ordered best output first, ties to the faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote; 503 `SOLVERS_BUSY` (with `Retry-After`) when no solver quoted and some were left out by their concurrency cap.
          */
         post: {
             parameters: {
@@ -2227,10 +2230,13 @@ export interface paths {
                 };
                 /**
                  * @description Service unavailable: retry later. Error codes:
+                 *     - `SOLVERS_BUSY`: No quote: solvers that could answer were left out by their concurrency cap; retry after `Retry-After` seconds (`details.solversAsked`, `details.solversBusy`)
                  *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
                  */
                 503: {
                     headers: {
+                        /** @description Seconds to wait before retrying (with `SOLVERS_BUSY`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4486,7 +4492,7 @@ export interface components {
         SwapError: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */
@@ -4499,7 +4505,7 @@ export interface components {
         SwapErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */

@@ -15,6 +15,7 @@ import { checkApproval } from "../../swap/approval-service.ts";
 import {
   InvalidOutputsError,
   NoQuotesError,
+  SolversBusyError,
   UnsupportedChainError,
   UnsupportedTokenError,
 } from "../../swap/errors.ts";
@@ -28,6 +29,7 @@ import {
   type QuoteResponse,
   QuoteResponseSchema,
 } from "../../swap/schemas.ts";
+import { clientIdOf } from "../client-identity.ts";
 import { publicBaseUrl } from "../public-url.ts";
 import type { Handler } from "../route.ts";
 
@@ -52,16 +54,24 @@ export const quoteSchema = {
   summary: "Request quotes from solvers",
   description:
     "Fans out to the enabled solvers with eligible inventory. Quotes are ordered best output first, ties to the " +
-    "faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote.",
+    "faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote; " +
+    "503 `SOLVERS_BUSY` (with `Retry-After`) when no solver quoted and some were left out by their concurrency cap.",
   body: QuoteRequestSchema,
   response: { 200: QuoteResponseSchema },
-  errors: [InvalidOutputsError, UnsupportedChainError, UnsupportedTokenError, NoQuotesError],
+  errors: [
+    InvalidOutputsError,
+    UnsupportedChainError,
+    UnsupportedTokenError,
+    NoQuotesError,
+    SolversBusyError,
+  ],
   database: true,
   descriptions: { 200: "The quotes, best output first, each with the typed data to sign" },
 };
 
 export function quote(quotes: QuoteService, publicUrl: string | undefined): Handler<typeof quoteSchema> {
-  return async (request) => quotes.quote(request.body, request.id, publicBaseUrl(request, publicUrl));
+  return async (request) =>
+    quotes.quote(request.body, request.id, publicBaseUrl(request, publicUrl), clientIdOf(request));
 }
 
 /**
@@ -81,7 +91,9 @@ export const orderSchema = {
   description:
     "Checks, in order: unknown quote id (404); an existing order for the quote with a valid signature is " +
     "returned; expired (409); the quote differs from the one issued (400); invalid signature (400); no solver " +
-    "can still honor it (409). The order is counter-signed by the protocol key and stored once per quote.",
+    "can still honor it (409), or none answered while some were left out by their concurrency cap (503 " +
+    "`SOLVERS_BUSY` with `Retry-After`: post the same quote again). The order is counter-signed by the protocol key " +
+    "and stored once per quote.",
   body: OrderRequestSchema,
   response: { 200: OrderResponseSchema },
   errors: [
@@ -90,11 +102,15 @@ export const orderSchema = {
     QuoteMismatchError,
     InvalidSwapperSignatureError,
     QuoteUnavailableError,
+    SolversBusyError,
   ],
   database: true,
   descriptions: { 200: "The order, counter-signed and stored (the same order again for a re-posted quote)" },
 };
 
 export function order(orders: OrderService): Handler<typeof orderSchema> {
-  return async (request) => ({ requestId: request.id, ...(await orders.submit(request.body, request.id)) });
+  return async (request) => ({
+    requestId: request.id,
+    ...(await orders.submit(request.body, request.id, clientIdOf(request))),
+  });
 }
