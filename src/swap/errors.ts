@@ -34,11 +34,28 @@ export class InvalidOutputsError extends BaseError {
   }
 }
 
-/** A quote round that produced no quote (below the minimum, no eligible solver, no non-zero answer). */
+/**
+ * A quote round that produced no quote (below the minimum, no eligible solver, no non-zero answer). Below the
+ * minimum, the details say what the minimum is, so a wallet can show it (in base units of `tokenIn`, and with
+ * `decimals` to format it).
+ */
 export class NoQuotesError extends BaseError {
   override name = "NoQuotesError";
-  constructor(reason: string) {
-    super("No quotes available", { details: { reason } });
+  constructor(
+    reason: string,
+    minimum?: { tokenIn: string; symbol: string; decimals: number; minimumAmount: bigint },
+  ) {
+    super("No quotes available", {
+      details: minimum
+        ? {
+            reason,
+            tokenIn: minimum.tokenIn,
+            symbol: minimum.symbol,
+            decimals: minimum.decimals,
+            minimumAmount: minimum.minimumAmount.toString(),
+          }
+        : { reason },
+    });
   }
 }
 

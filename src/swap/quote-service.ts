@@ -154,7 +154,12 @@ export class QuoteService {
 
     if (terms.amount < BigInt(terms.tokenIn.minQuoteAmount)) {
       await this.repository.saveQuoteRound(requestRow, [], []);
-      throw new NoQuotesError("amount below the input token's minimum");
+      throw new NoQuotesError("amount below the input token's minimum", {
+        tokenIn: terms.tokenIn.address,
+        symbol: terms.tokenIn.symbol,
+        decimals: terms.tokenIn.decimals,
+        minimumAmount: BigInt(terms.tokenIn.minQuoteAmount),
+      });
     }
 
     const { snapshot, participants } = await eligibleParticipants(context, terms, input.solverIds, () =>

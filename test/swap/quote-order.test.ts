@@ -17,7 +17,7 @@ import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { requestFromSignatureData } from "../support/orders.ts";
 import { signRequest } from "../support/requests.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
-import { createSwapTestApp } from "../support/swap.ts";
+import { createSwapTestApp, MIN_QUOTE_AMOUNT } from "../support/swap.ts";
 
 const ONE_RWA = 10n ** 18n;
 
@@ -279,6 +279,18 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
       expect(response.statusCode, response.body).toBe(status);
       expect(response.json().error.code).toBe(code);
       if (status === 404) expect(response.json().error.message).toBe("No quotes available");
+    });
+
+    it("says what the minimum is when the amount is below it, in base units with the token's decimals", async () => {
+      const response = await postQuote(quoteBody({ amount: "999" }));
+      expect(response.statusCode, response.body).toBe(404);
+      expect(response.json().error.details).toEqual({
+        reason: "amount below the input token's minimum",
+        tokenIn: chain.core.tokens.rwa.toLowerCase(),
+        symbol: "tRWA",
+        decimals: 18,
+        minimumAmount: MIN_QUOTE_AMOUNT.toString(),
+      });
     });
 
     it("answers 404 when every solver declines, and restricts the auction to solverIds", async () => {
