@@ -1,19 +1,26 @@
 // What the reconciler needs to know about open orders at one block, read in one multicall: the swapper's balance and
-// allowance of tokenIn (for the Reactor) and whether the order's nonce is used.
-import type { Address } from "viem";
-import { erc20Abi, reactorAbi } from "../chain/abis.ts";
+// allowance of tokenIn (for the Reactor), whether the order's nonce is used, and whether each output token accepts a
+// transfer to its recipient (a token that refuses the recipient makes every fill revert, whoever fills).
+import { AbiDecodingZeroDataError, type Address, BaseError } from "viem";
+import { erc20Abi, erc20TransferProbeAbi, reactorAbi } from "../chain/abis.ts";
 import type { ChainPublicClient } from "../chain/client.ts";
 
 export interface FundingQuery {
   swapper: Address;
   tokenIn: Address;
   nonce: bigint;
+  outputs: ReadonlyArray<{ token: Address; recipient: Address }>;
 }
 
 export interface FundingState {
   balance: bigint;
   allowance: bigint;
   nonceUsed: boolean;
+  /**
+   * The first output recipient its token refuses a transfer to: a zero-amount transfer reverted or returned false (a
+   * token that returns nothing, like USDT, accepts when it does not revert).
+   */
+  refusedRecipient: Address | null;
 }
 
 export class FundingReader {
@@ -40,6 +47,16 @@ export class FundingReader {
         functionName: "isUsedNonce",
         args: [query.swapper, query.nonce],
       } as const,
+      // Sent from the multicall contract, which holds nothing: a zero-amount transfer tests the recipient alone.
+      ...query.outputs.map(
+        (output) =>
+          ({
+            address: output.token,
+            abi: erc20TransferProbeAbi,
+            functionName: "transfer",
+            args: [output.recipient, 0n],
+          }) as const,
+      ),
     ]);
     const results = await this.client.multicall({
       contracts,
@@ -48,19 +65,33 @@ export class FundingReader {
       batchSize: 0,
       ...(this.multicallAddress ? { multicallAddress: this.multicallAddress } : { deployless: true }),
     });
-    return queries.map((_, index) => {
-      const [balance, allowance, nonceUsed] = [
-        results[index * 3],
-        results[index * 3 + 1],
-        results[index * 3 + 2],
-      ];
+    let offset = 0;
+    return queries.map((query) => {
+      const [balance, allowance, nonceUsed, ...probes] = results.slice(
+        offset,
+        offset + 3 + query.outputs.length,
+      );
+      offset += 3 + query.outputs.length;
       if (balance?.status !== "success" || allowance?.status !== "success" || nonceUsed?.status !== "success")
         return null;
+      const refused = query.outputs.findIndex((_, index) => !accepted(probes[index]));
       return {
         balance: balance.result as bigint,
         allowance: allowance.result as bigint,
         nonceUsed: nonceUsed.result as boolean,
+        refusedRecipient: refused === -1 ? null : query.outputs[refused]!.recipient,
       };
     });
   }
+}
+
+function accepted(
+  probe: { status: "success"; result: unknown } | { status: "failure"; error: Error } | undefined,
+) {
+  if (!probe) return false;
+  if (probe.status === "success") return probe.result === true;
+  return (
+    probe.error instanceof BaseError &&
+    probe.error.walk((cause) => cause instanceof AbiDecodingZeroDataError) !== null
+  );
 }
