@@ -20,9 +20,12 @@ export interface Solver {
   maxConcurrentRequests?: number;
 }
 
-/** Which solvers are in cooldown now (src/cooldowns): the directory only asks, it never decides. */
+/**
+ * Which solvers auctions leave out now (src/cooldowns: in cooldown, unless the breaker's floor keeps one): the directory
+ * only asks, it never decides.
+ */
 export interface CooldownView {
-  isCoolingDown(solverId: string): boolean;
+  isLeftOut(solverId: string): boolean;
 }
 
 export class SolverDirectory {
@@ -94,7 +97,7 @@ export class SolverDirectory {
     const cooldowns = this.cooldowns;
     if (!cooldowns) return this.all();
     return this.all().map((solver) =>
-      solver.enabled && cooldowns.isCoolingDown(solver.id) ? { ...solver, enabled: false } : solver,
+      solver.enabled && cooldowns.isLeftOut(solver.id) ? { ...solver, enabled: false } : solver,
     );
   }
 

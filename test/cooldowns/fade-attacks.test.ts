@@ -1,7 +1,9 @@
 // The fade rule against swappers who make their own orders unfillable to put the winning solver in cooldown (issue 26
 // item 1), on anvil: each attack with three fresh swappers at 0.01 tRWA, the honest solver trying to fill where a
-// fill is there to try. None of them may count a fade; honest orders of the same kind of swapper still do. On PGlite
-// and PostgreSQL.
+// fill is there to try. None of them may count a fade; honest orders of the same kind of swapper still do. And the
+// breaker's floor: with every solver in cooldown, the least faded keeps quoting, loudly. On PGlite and PostgreSQL.
+import { Writable } from "node:stream";
+import { pino } from "pino";
 import {
   type Address,
   encodeFunctionData,
@@ -35,6 +37,7 @@ import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";
 // FIFO: a block's transactions in the order they were sent, so a test can put the solver's fill between two of the
 // swapper's.
 const chain = useTestChain({ anvil: { args: ["--order", "fifo"] } });
+const MINUTE = 60_000;
 const FADER = "ext_fader";
 const BACKUP = "ext_backup";
 /** The minimum amount of the issue's attacks: 0.01 tRWA. */
@@ -50,6 +53,7 @@ describe.each(databaseKinds)(
     let fader: ScriptedSolver;
     let backup: ScriptedSolver;
     let subject: SwapTestApp;
+    let logLines: Array<{ level: number; msg: string; solverId?: string; alert?: string }>;
 
     // The fader bids best (99% of the input) and is the solver under attack; the backup bids 98%.
     const bid = (percent: bigint) => ({
@@ -68,8 +72,19 @@ describe.each(databaseKinds)(
         "insert into indexed_blocks (number, hash, parent_hash, timestamp) values ($1, $2, $3, $4)",
         [head.number.toString(), head.hash, head.parentHash, head.timestamp.toString()],
       );
+      logLines = [];
+      const logger = pino(
+        { level: "info" },
+        new Writable({
+          write(chunk, _encoding, done) {
+            logLines.push(JSON.parse(String(chunk)));
+            done();
+          },
+        }),
+      );
       subject = await createSwapTestApp(chain, database, {
         clock,
+        logger,
         solvers: [
           { id: FADER, endpoint: fader.url },
           { id: BACKUP, endpoint: backup.url },
@@ -447,6 +462,84 @@ describe.each(databaseKinds)(
         expect(await expireAll()).toEqual(["excused", "excused", "excused"]);
         expectNobodyCooled();
       });
+    });
+
+    it("with every solver in cooldown, the least faded keeps quoting, with an error line and a metric", async () => {
+      const quoted = async () => {
+        const response = await subject.app.inject({
+          method: "POST",
+          url: "/api/v1/quote",
+          payload: quoteRequestBody(chain, { amount: AMOUNT, swapper: chain.accounts.swapper.address }),
+        });
+        expect(response.statusCode).toBe(200);
+        return response.json().quotes.map((entry: { solver: { id: string } }) => entry.solver.id);
+      };
+      const floorMetric = async () => {
+        const metrics = await subject.internal.inject({ method: "GET", url: "/metrics" });
+        return Object.fromEntries(
+          metrics.body
+            .split("\n")
+            .filter((line) => line.startsWith("sluice_fade_breaker_floor{"))
+            .map((line) => [line.slice(line.indexOf('"') + 1, line.lastIndexOf('"')), line.split(" ")[1]]),
+        );
+      };
+      const fadeThree = async (winner: string) => {
+        for (const swapper of await freshSwappers()) {
+          const row = await placeOrder(chain, subject.app, database, { swapper, amount: AMOUNT });
+          expect(row.solverId).toBe(winner);
+        }
+        await chain.increaseTime(200);
+        clock.set(Number(await chain.now()) * 1000);
+        await index();
+      };
+
+      // The fader is cooled first, then the backup, which wins everything meanwhile and never fills either.
+      await fadeThree(FADER);
+      expect(cooldowns().view.isCoolingDown(FADER)).toBe(true);
+      expect(await quoted()).toEqual([BACKUP]);
+      expect(await floorMetric()).toEqual({ [FADER]: "0", [BACKUP]: "0" });
+      clock.advance(MINUTE);
+      await fadeThree(BACKUP);
+      expect(cooldowns().view.isCoolingDown(BACKUP)).toBe(true);
+
+      // Both in cooldown: the fader's ends first, so it is asked; the venue still quotes.
+      expect(await quoted()).toEqual([FADER]);
+      expect(cooldowns().view.cooldownOf(FADER)).not.toBeNull();
+      expect(await floorMetric()).toEqual({ [FADER]: "1", [BACKUP]: "0" });
+      const raised = logLines.filter((line) => line.alert === "SluiceFadeBreakerFloor");
+      expect(raised).toEqual([
+        expect.objectContaining({
+          level: 50,
+          solverId: FADER,
+          msg: "every eligible solver is in cooldown: the fade breaker keeps asking the least faded",
+        }),
+      ]);
+
+      // The fader's cooldown ends: the floor is lifted (once, logged), and the backup stays out.
+      clock.set(cooldowns().view.cooldownOf(FADER)!.until.getTime() + 1000);
+      expect(await quoted()).toEqual([FADER]);
+      expect(await floorMetric()).toEqual({ [FADER]: "0", [BACKUP]: "0" });
+      expect(
+        logLines.filter((line) => line.alert === "SluiceFadeBreakerFloor").map((line) => line.msg),
+      ).toEqual([
+        "every eligible solver is in cooldown: the fade breaker keeps asking the least faded",
+        "a solver is out of cooldown: the fade breaker's floor is lifted",
+      ]);
+
+      // An operator's cooldown is never overridden: with both solvers set by the operator, nobody quotes.
+      for (const solverId of [FADER, BACKUP])
+        await cooldowns().repository.set(
+          solverId,
+          new Date(clock.now().getTime() + 60 * MINUTE),
+          clock.now(),
+        );
+      await cooldowns().view.refresh();
+      const none = await subject.app.inject({
+        method: "POST",
+        url: "/api/v1/quote",
+        payload: quoteRequestBody(chain, { amount: AMOUNT, swapper: chain.accounts.swapper.address }),
+      });
+      expect(none.statusCode).toBe(404);
     });
 
     const postOrder = async (signed: Awaited<ReturnType<typeof signedQuote>>) => {

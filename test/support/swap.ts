@@ -14,7 +14,7 @@ import {
 } from "../../src/deployment/schema.ts";
 import type { DevFaucet } from "../../src/devnet/faucet.ts";
 import type { App } from "../../src/http/server.ts";
-import { silentLogger } from "../../src/logger.ts";
+import { type Logger, silentLogger } from "../../src/logger.ts";
 import type { Market } from "../../src/market/market.ts";
 import type { OrderEvents } from "../../src/orders/order-events.ts";
 import type { TestChain } from "./anvil.ts";
@@ -130,6 +130,8 @@ export interface SwapTestAppOptions {
   faucet?: DevFaucet;
   /** INTERNAL_API_AUTH (default `solver-secret`). */
   internalAuth?: "solver-secret" | "network";
+  /** Where the Sluice logs (default: nowhere). */
+  logger?: Logger;
 }
 
 /**
@@ -148,7 +150,7 @@ export async function createSwapTestApp(
   const deployment = options.servedDeployment ?? testDeployment(chain, options.solvers, options.deployment);
   const sluice = await buildSluice({
     env: readEnv({ SLUICE_DEMO_DATA: "0", INTERNAL_API_AUTH: options.internalAuth ?? "solver-secret" }),
-    logger: silentLogger(),
+    logger: options.logger ?? silentLogger(),
     clock: options.clock,
     database,
     databasePrepared: true,
