@@ -33,22 +33,30 @@ export class FundingReader {
   /** One state per query; null where a read failed (a token that reverts must not stop the indexer). */
   async read(queries: readonly FundingQuery[], blockNumber: bigint): Promise<Array<FundingState | null>> {
     if (queries.length === 0) return [];
-    const contracts = queries.flatMap((query) => [
-      { address: query.tokenIn, abi: erc20Abi, functionName: "balanceOf", args: [query.swapper] } as const,
-      {
-        address: query.tokenIn,
-        abi: erc20Abi,
-        functionName: "allowance",
-        args: [query.swapper, this.reactor],
-      } as const,
-      {
-        address: this.reactor,
-        abi: reactorAbi,
-        functionName: "isUsedNonce",
-        args: [query.swapper, query.nonce],
-      } as const,
+    // Each (token, recipient) pair is probed once, however many orders pay it (a fee recipient is in most).
+    const probeKey = (output: { token: Address; recipient: Address }) =>
+      `${output.token.toLowerCase()} ${output.recipient.toLowerCase()}`;
+    const probes = new Map(
+      queries.flatMap((query) => query.outputs.map((output) => [probeKey(output), output])),
+    );
+    const contracts = [
+      ...queries.flatMap((query) => [
+        { address: query.tokenIn, abi: erc20Abi, functionName: "balanceOf", args: [query.swapper] } as const,
+        {
+          address: query.tokenIn,
+          abi: erc20Abi,
+          functionName: "allowance",
+          args: [query.swapper, this.reactor],
+        } as const,
+        {
+          address: this.reactor,
+          abi: reactorAbi,
+          functionName: "isUsedNonce",
+          args: [query.swapper, query.nonce],
+        } as const,
+      ]),
       // Sent from the multicall contract, which holds nothing: a zero-amount transfer tests the recipient alone.
-      ...query.outputs.map(
+      ...[...probes.values()].map(
         (output) =>
           ({
             address: output.token,
@@ -57,7 +65,7 @@ export class FundingReader {
             args: [output.recipient, 0n],
           }) as const,
       ),
-    ]);
+    ];
     const results = await this.client.multicall({
       contracts,
       allowFailure: true,
@@ -65,21 +73,19 @@ export class FundingReader {
       batchSize: 0,
       ...(this.multicallAddress ? { multicallAddress: this.multicallAddress } : { deployless: true }),
     });
-    let offset = 0;
-    return queries.map((query) => {
-      const [balance, allowance, nonceUsed, ...probes] = results.slice(
-        offset,
-        offset + 3 + query.outputs.length,
-      );
-      offset += 3 + query.outputs.length;
+    const probed = new Map(
+      [...probes.keys()].map((key, index) => [key, results[queries.length * 3 + index]]),
+    );
+    return queries.map((query, index) => {
+      const [balance, allowance, nonceUsed] = results.slice(index * 3, index * 3 + 3);
       if (balance?.status !== "success" || allowance?.status !== "success" || nonceUsed?.status !== "success")
         return null;
-      const refused = query.outputs.findIndex((_, index) => !accepted(probes[index]));
+      const refused = query.outputs.find((output) => !accepted(probed.get(probeKey(output))));
       return {
         balance: balance.result as bigint,
         allowance: allowance.result as bigint,
         nonceUsed: nonceUsed.result as boolean,
-        refusedRecipient: refused === -1 ? null : query.outputs[refused]!.recipient,
+        refusedRecipient: refused?.recipient ?? null,
       };
     });
   }
