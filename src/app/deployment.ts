@@ -144,6 +144,7 @@ export function buildDeploymentParts(
     clock,
     logger.child({ worker: "solver-cooldowns" }),
     deployment.cooldown,
+    deployment.solvers.filter((solver) => solver.enabled).map((solver) => solver.id),
   );
   const cooldowns = {
     repository: cooldownRepository,

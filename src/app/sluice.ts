@@ -198,6 +198,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     registerCooldownGauge(metrics, {
       solverIds: deployment.market.solvers.all().map((solver) => solver.id),
       isCoolingDown: (solverId) => view.isCoolingDown(solverId),
+      keptByFloor: () => view.keptByFloor(),
     });
   }
   let metricsUrl: string | undefined;

@@ -88,6 +88,41 @@ export const erc20Abi = [
     inputs: [],
     outputs: [{ name: "", type: "string" }],
   },
+  {
+    type: "event",
+    name: "Transfer",
+    inputs: [
+      { name: "from", type: "address", indexed: true },
+      { name: "to", type: "address", indexed: true },
+      { name: "value", type: "uint256", indexed: false },
+    ],
+  },
+  {
+    type: "event",
+    name: "Approval",
+    inputs: [
+      { name: "owner", type: "address", indexed: true },
+      { name: "spender", type: "address", indexed: true },
+      { name: "value", type: "uint256", indexed: false },
+    ],
+  },
+] as const;
+
+/**
+ * ERC-20 `transfer` declared `view`, so a multicall can ask through `eth_call` whether the token accepts a transfer to
+ * an address (nothing is written: it is only ever simulated).
+ */
+export const erc20TransferProbeAbi = [
+  {
+    type: "function",
+    name: "transfer",
+    stateMutability: "view",
+    inputs: [
+      { name: "to", type: "address" },
+      { name: "value", type: "uint256" },
+    ],
+    outputs: [{ name: "", type: "bool" }],
+  },
 ] as const;
 
 /** `asset()` of an ERC-4626 vault (the adapter's output token is its vault's asset). */

@@ -2,10 +2,19 @@
 // another replica (or the indexer, or the operator's command) started or lifted is honoured here within
 // REFRESH_INTERVAL_MS. Whether a cooldown is running is judged against the injected clock at each question, so one
 // whose time is up ends at once everywhere, before any replica records its end.
+//
+// The breaker's floor: it never leaves the venue without a quoting solver. While every solver the deployment enables
+// is in cooldown, the one whose automatic cooldown ends first keeps being asked (its cooldown still stands, and is
+// shown): an error line when that starts, `sluice_fade_breaker_floor{solver}` at 1, and the alert README names. An
+// operator's cooldown is never overridden.
 import type { Clock } from "../clock.ts";
 import type { CooldownConfig } from "../deployment/schema.ts";
 import type { Logger } from "../logger.ts";
+import { OPERATOR_REASON } from "./policy.ts";
 import type { ActiveCooldown, CooldownChange, CooldownRepository } from "./repository.ts";
+
+/** The alert README "Solver cooldowns" defines on `sluice_fade_breaker_floor`. */
+export const FLOOR_ALERT = "SluiceFadeBreakerFloor";
 
 /** The stored state is re-read this often: the issue asks replicas to apply a change within 250 ms. */
 export const REFRESH_INTERVAL_MS = 200;
@@ -20,12 +29,16 @@ export class SolverCooldowns {
   #timer: NodeJS.Timeout | undefined;
   #refreshing: Promise<void> | undefined;
   readonly #listeners = new Set<(change: CooldownChange) => void>();
+  /** The solver the floor last kept asking (null: none), to log each change once. */
+  #floor: string | null = null;
 
+  /** `eligible`: the solvers the deployment enables, whom the floor keeps from all being left out at once. */
   constructor(
     private readonly repository: CooldownRepository,
     private readonly clock: Clock,
     private readonly logger: Logger,
     readonly config: CooldownConfig,
+    private readonly eligible: readonly string[] = [],
   ) {}
 
   /** The solver's running cooldown, or null (the read interface GET /solvers and the auctions use). */
@@ -37,6 +50,32 @@ export class SolverCooldowns {
 
   isCoolingDown(solverId: string): boolean {
     return this.cooldownOf(solverId) !== null;
+  }
+
+  /** Whether auctions and /liquidity leave the solver out now: in cooldown, and not the one the floor keeps. */
+  isLeftOut(solverId: string): boolean {
+    return this.isCoolingDown(solverId) && this.keptByFloor() !== solverId;
+  }
+
+  /**
+   * The solver asked despite its cooldown because every eligible solver is in one: the one whose automatic cooldown
+   * ends first (the fewest repeats, or the oldest; ties by id). Null while some eligible solver is out of cooldown,
+   * or every cooldown is the operator's.
+   */
+  keptByFloor(): string | null {
+    let kept: { solverId: string; until: Date } | null = null;
+    for (const solverId of this.eligible) {
+      const cooldown = this.cooldownOf(solverId);
+      if (!cooldown) return this.#floorIs(null);
+      if (cooldown.reason === OPERATOR_REASON) continue;
+      if (
+        !kept ||
+        cooldown.until < kept.until ||
+        (cooldown.until.getTime() === kept.until.getTime() && solverId < kept.solverId)
+      )
+        kept = { solverId, until: cooldown.until };
+    }
+    return this.#floorIs(kept?.solverId ?? null);
   }
 
   /** Solvers in cooldown now. */
@@ -114,6 +153,23 @@ export class SolverCooldowns {
         this.#notify({ solverId, kind: "end", reason: "ended elsewhere", until: null, at: this.clock.now() });
     }
     this.#byId = next;
+  }
+
+  #floorIs(solverId: string | null): string | null {
+    if (solverId === this.#floor) return solverId;
+    const previous = this.#floor;
+    this.#floor = solverId;
+    if (solverId)
+      this.logger.error(
+        { solverId, coolingDown: this.eligible, alert: FLOOR_ALERT },
+        "every eligible solver is in cooldown: the fade breaker keeps asking the least faded",
+      );
+    else
+      this.logger.warn(
+        { solverId: previous, alert: FLOOR_ALERT },
+        "a solver is out of cooldown: the fade breaker's floor is lifted",
+      );
+    return solverId;
   }
 
   #notify(change: CooldownChange): void {

@@ -1,10 +1,12 @@
 // Fades, counted where orders end: in the indexer's block transaction, each order a block brought to an end status is
 // recorded as an outcome of its solver — filled, faded, or excused — and a solver whose window now holds too many
-// fades starts a cooldown in the same transaction. An expiry is a fade only when the solver had a fair chance: at
-// least minFillWindowSeconds between the order's acceptance and its deadline, and the swapper's balance and
-// allowance covering amountIn at every indexed block up to the deadline (no shortfall noted by the reconciler). A
-// cancellation or a consumed nonce is never a fade. Nothing a client sends can add a fade by itself: an order is
-// only assigned after the solver won the hard round, and one swapper's fades count once per window.
+// fades starts a cooldown in the same transaction. An expiry is a fade only when the order was fillable throughout,
+// as far as its swapper decides, and the solver had a fair chance: at least minFillWindowSeconds between the order's
+// acceptance and its deadline, and at every indexed block up to the deadline the order was fillable at every point
+// inside the block, not only at its end (the reconciler notes the first block where that is not known, see
+// src/indexer/fillability.ts). A cancellation or a consumed nonce is never a fade. What is left is the solver's: its
+// filler, its legs, its gas, its will. One swapper's fades count once per window, and an order is only assigned after
+// the solver won the hard round.
 import { eq, gt, inArray, sql } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
 import type { DbTransaction } from "../db/client.ts";
@@ -20,7 +22,7 @@ export interface EndedOrder {
   status: string;
   deadline: number;
   createdAt: Date;
-  /** The reconciler noted a block at which amountIn was not covered. */
+  /** The reconciler noted a block at which the order was not known to be fillable throughout. */
   shortfall: boolean;
 }
 

@@ -68,6 +68,9 @@ export function fadeReason(fades: number, window: number): string {
   return `faded ${fades} of its last ${window} assigned orders that ended`;
 }
 
+/** The reason of the operator's `--set`: the breaker's floor never overrides it. */
+export const OPERATOR_REASON = "set by the operator";
+
 export function failureReason(failures: number, counted: number): string {
   return `failed to answer ${failures} of its last ${counted} counted auctions`;
 }

@@ -4,7 +4,7 @@
 import { and, desc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
 import type { Db, DbTransaction } from "../db/client.ts";
 import type { CooldownConfig } from "../deployment/schema.ts";
-import { nextCooldown } from "./policy.ts";
+import { nextCooldown, OPERATOR_REASON } from "./policy.ts";
 import { solverCooldownEvents, solverCooldowns, solverOrderOutcomes } from "./tables.ts";
 
 type Executor = Db | DbTransaction;
@@ -141,7 +141,7 @@ export class CooldownRepository {
       const stored = await this.lockedState(tx, solverId, now);
       const changes = this.#elapsedEnd(solverId, stored, now);
       const state = effectiveState(stored, now);
-      const reason = "set by the operator";
+      const reason = OPERATOR_REASON;
       await tx
         .update(solverCooldowns)
         .set({ cooldownUntil: until, reason, lastEndedAt: state.lastEndedAt, updatedAt: now })

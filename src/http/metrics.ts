@@ -80,10 +80,16 @@ function solverMetrics(registry: Registry): SolverActivity {
  * `sluice_solver_in_cooldown{solver}`: 1 while the solver is in cooldown, else 0, read from the stored state at each
  * scrape. Every replica reports the same shared state, so aggregate replicas with max(), never sum() (docs/solvers.md
  * "Solver cooldowns"); `max(sluice_solver_in_cooldown) by (solver)` summed gives the solvers in cooldown.
+ * `sluice_fade_breaker_floor{solver}`: 1 while every eligible solver is in cooldown and this one is asked anyway
+ * (the breaker's floor), else 0; the alert SluiceFadeBreakerFloor fires on it.
  */
 export function registerCooldownGauge(
   metrics: HttpMetrics,
-  cooldowns: { solverIds: readonly string[]; isCoolingDown(solverId: string): boolean },
+  cooldowns: {
+    solverIds: readonly string[];
+    isCoolingDown(solverId: string): boolean;
+    keptByFloor(): string | null;
+  },
 ): void {
   new Gauge({
     name: "sluice_solver_in_cooldown",
@@ -93,6 +99,16 @@ export function registerCooldownGauge(
     collect() {
       for (const solverId of cooldowns.solverIds)
         this.set({ solver: solverId }, cooldowns.isCoolingDown(solverId) ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "sluice_fade_breaker_floor",
+    help: "1 while every eligible solver is in cooldown and this one is asked anyway (the fade breaker's floor), else 0",
+    labelNames: ["solver"] as const,
+    registers: [metrics.registry],
+    collect() {
+      const kept = cooldowns.keptByFloor();
+      for (const solverId of cooldowns.solverIds) this.set({ solver: solverId }, solverId === kept ? 1 : 0);
     },
   });
 }

@@ -13,8 +13,10 @@ import type { OrderEvents, OrderStatusChanged } from "../orders/order-events.ts"
 import type { OpenOrder, OrderSettlement } from "../orders/settlement.ts";
 import type { OrderStatus, SettledAmount } from "../orders/tables.ts";
 import type { BlockApplier, FollowedBlock } from "./block-follower.ts";
+import { unfillableInBlock } from "./fillability.ts";
 import { FundingReader, type FundingState } from "./funding-reader.ts";
 import { judgeOpenOrder } from "./reconcile.ts";
+import { type SwapperActivity, SwapperActivityReader } from "./swapper-activity.ts";
 import { nonceInvalidations, orderFundingShortfalls, orderFundingStreaks, reactorFills } from "./tables.ts";
 
 /**
@@ -44,16 +46,20 @@ export interface BlockReads {
   /** The orders open before the block, and their funding at it (null where the read failed). */
   open: OpenOrder[];
   funding: Array<FundingState | null>;
+  /** What their swappers did inside the block that its end does not show. */
+  activity: SwapperActivity;
   at: Date;
 }
 
 export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatusChanged[]> {
   readonly #funding: FundingReader;
+  readonly #activity: SwapperActivityReader;
   /** What the end observer asked to run once the current block's transaction has committed. */
   #afterCommit: Array<() => void> = [];
 
   constructor(private readonly options: ReactorEventApplierOptions) {
     this.#funding = new FundingReader(options.client, options.reactor, options.multicall);
+    this.#activity = new SwapperActivityReader(options.client, options.reactor, options.multicall);
   }
 
   needsEveryBlock(): Promise<boolean> {
@@ -65,15 +71,22 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
     const logs = await client.getLogs({ address: reactor, blockHash: block.hash });
     const events = parseEventLogs({ abi: reactorAbi, logs, strict: true });
     const open = await settlement.open();
-    const funding = await this.#funding.read(
-      open.map((order) => ({
-        swapper: order.swapper as Address,
-        tokenIn: order.tokenIn as Address,
-        nonce: BigInt(order.nonce),
-      })),
-      block.number,
-    );
-    return { events, open, funding, at: this.options.clock.now() };
+    const [funding, activity] = await Promise.all([
+      this.#funding.read(
+        open.map((order) => ({
+          swapper: order.swapper as Address,
+          tokenIn: order.tokenIn as Address,
+          nonce: BigInt(order.nonce),
+          outputs: order.outputs.map((output) => ({
+            token: output.token as Address,
+            recipient: output.recipient as Address,
+          })),
+        })),
+        block.number,
+      ),
+      this.#activity.read(block, open),
+    ]);
+    return { events, open, funding, activity, at: this.options.clock.now() };
   }
 
   /** The block's events first, then the reconciler's judgement of every open order they did not touch. */
@@ -146,7 +159,7 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
   async #reconcile(
     tx: DbTransaction,
     block: FollowedBlock,
-    { open, funding, at }: BlockReads,
+    { open, funding, activity, at }: BlockReads,
     touched: ReadonlySet<string>,
   ): Promise<OrderStatusChanged[]> {
     const changes: OrderStatusChanged[] = [];
@@ -166,10 +179,17 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
     for (const [index, order] of open.entries()) {
       if (touched.has(order.orderId)) continue;
       const state = funding[index];
-      // A failed read says nothing about the order: judge it at the next block. Up to the deadline, its funding at
-      // this block is not known to have covered amountIn, so its expiry can no longer count as a fade.
+      // What this block says about whether the order was fillable counts only if a fill of it could be in the block:
+      // mined after its quote (before it, the order did not exist) and not after its deadline.
+      const mayHoldFill =
+        (order.quotedAtBlock === null || block.number > order.quotedAtBlock) &&
+        block.timestamp <= BigInt(order.deadline);
+      const shortfall = () =>
+        mayHoldFill ? this.#shortfall(tx, order.orderId, block.number) : Promise.resolve();
+      // A failed read says nothing about the order: judge it at the next block. Its funding at this block is not known
+      // to have covered amountIn, so its expiry can no longer count as a fade.
       if (!state) {
-        if (block.timestamp <= BigInt(order.deadline)) await this.#shortfall(tx, order.orderId, block.number);
+        await shortfall();
         continue;
       }
       const previous = streaks.get(order.orderId);
@@ -190,13 +210,20 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
         });
         if (changed) changes.push(changed);
       };
+      // Funded at the block's end, but perhaps not where a fill would have landed inside it: the order was not
+      // fillable throughout, so its expiry is no fade (its status stays as the block's end decides).
+      if (
+        verdict.kind === "funded" &&
+        unfillableInBlock({ ...order, amountIn: BigInt(order.amountIn) }, state, activity) !== null
+      )
+        await shortfall();
       if (verdict.kind === "expired" || verdict.kind === "error") {
         await change(verdict.kind, verdict.reason);
       } else if (verdict.kind === "underfunded" && verdict.becomesInsufficient) {
-        await this.#shortfall(tx, order.orderId, block.number);
+        await shortfall();
         await change("insufficient-funds", verdict.reason);
       } else if (verdict.kind === "underfunded") {
-        await this.#shortfall(tx, order.orderId, block.number);
+        await shortfall();
         await tx
           .insert(orderFundingStreaks)
           .values({ orderId: order.orderId, streak: verdict.streak, lastBlock: block.number })
@@ -212,7 +239,10 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
     return changes;
   }
 
-  /** Notes the first block at which the order was not known to be fully funded (kept through later blocks). */
+  /**
+   * Notes the first block at which the order was not known to be fillable throughout, as far as its swapper decides
+   * (kept through later blocks): its expiry is then no fade.
+   */
   async #shortfall(tx: DbTransaction, orderId: string, blockNumber: bigint): Promise<void> {
     await tx
       .insert(orderFundingShortfalls)

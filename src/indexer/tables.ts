@@ -83,8 +83,10 @@ export const orderFundingStreaks = pgTable("order_funding_streaks", {
 });
 
 /**
- * The first indexed block at which an order's swapper could not cover amountIn (or its funding could not be read):
- * an order with a row here was not fillable throughout, so its expiry is no fade of its solver.
+ * The first indexed block at which an order was not known to be fillable throughout, as far as its swapper decides:
+ * amountIn not covered at the block's end (or its funding not read), or perhaps not inside it, a swapper with code or
+ * an EIP-7702 authorization, a recipient the output token refuses (src/indexer/fillability.ts). An order with a row
+ * here was not fillable throughout, so its expiry is no fade of its solver.
  */
 export const orderFundingShortfalls = pgTable("order_funding_shortfalls", {
   orderId: uuid("order_id").primaryKey(),

@@ -4,6 +4,7 @@
 // event to publish (OrderEvents) once that transaction has committed.
 import { and, desc, eq, gt, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Database, DbTransaction } from "../db/client.ts";
+import { quoteRequests } from "../swap/tables.ts";
 import type { OrderFinalized, OrderStatusChanged } from "./order-events.ts";
 import {
   type OrderStatus,
@@ -48,6 +49,13 @@ export interface OpenOrder {
   amountIn: string;
   deadline: number;
   orderHash: string;
+  /** The committed outputs: whether the output token accepts each recipient is judged at every block. */
+  outputs: Array<{ token: string; recipient: string }>;
+  /**
+   * The block the order's quote was priced at (null if not known): it and every block before it were mined before the
+   * order existed, so none of them can hold a fill of it.
+   */
+  quotedAtBlock: bigint | null;
 }
 
 export interface SettlingFill {
@@ -95,8 +103,11 @@ export class OrderSettlement {
         amountIn: orders.amountIn,
         deadline: orders.deadline,
         orderHash: orders.orderHash,
+        outputs: orders.outputs,
+        quotedAtBlock: quoteRequests.inventoryBlock,
       })
       .from(orders)
+      .leftJoin(quoteRequests, eq(quoteRequests.requestId, orders.quoteRequestId))
       .where(eq(orders.status, "open"));
   }
 

@@ -22,9 +22,12 @@ export interface Solver {
   ordersView?: "sluice" | "rfq-backend";
 }
 
-/** Which solvers are in cooldown now (src/cooldowns): the directory only asks, it never decides. */
+/**
+ * Which solvers auctions leave out now (src/cooldowns: in cooldown, unless the breaker's floor keeps one): the directory
+ * only asks, it never decides.
+ */
 export interface CooldownView {
-  isCoolingDown(solverId: string): boolean;
+  isLeftOut(solverId: string): boolean;
 }
 
 export class SolverDirectory {
@@ -103,7 +106,7 @@ export class SolverDirectory {
     const cooldowns = this.cooldowns;
     if (!cooldowns) return this.all();
     return this.all().map((solver) =>
-      solver.enabled && cooldowns.isCoolingDown(solver.id) ? { ...solver, enabled: false } : solver,
+      solver.enabled && cooldowns.isLeftOut(solver.id) ? { ...solver, enabled: false } : solver,
     );
   }
 

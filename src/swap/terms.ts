@@ -1,5 +1,6 @@
 // The checks of a quote request against the deployment that the schema alone cannot make, each with its own error.
-import type { Address } from "viem";
+import { type Address, zeroAddress } from "viem";
+import { deploymentContracts } from "../deployment/contracts.ts";
 import type { Deployment, InputTokenConfig, TokenConfig } from "../deployment/schema.ts";
 import type { ValidationIssue } from "../shared/errors.ts";
 import { InvalidOutputsError, UnsupportedChainError, UnsupportedTokenError } from "./errors.ts";
@@ -37,7 +38,12 @@ export function resolveQuoteTerms(deployment: Deployment, request: QuoteRequest)
   request.outputs.forEach((output, index) => {
     if (output.token !== request.tokenOut)
       issues.push({ path: `outputs.${index}.token`, message: "must repeat tokenOut" });
+    if (output.recipient)
+      issues.push(...unpayable(deployment, output.recipient, `outputs.${index}.recipient`));
   });
+  // An output without a recipient pays the swapper.
+  if (request.outputs.some((output) => !output.recipient))
+    issues.push(...unpayable(deployment, request.swapper, "swapper"));
   const remainders = request.outputs.filter((output) => output.portionBps === undefined).length;
   if (remainders !== 1) {
     issues.push({
@@ -61,4 +67,17 @@ export function resolveQuoteTerms(deployment: Deployment, request: QuoteRequest)
       ...(output.portionBps !== undefined ? { portionBps: output.portionBps } : {}),
     })),
   };
+}
+
+/**
+ * A recipient nobody can pay: the token refuses a transfer to the zero address, so every fill reverts (and the solver
+ * that won it would carry the blame); an output paid to one of the deployment's own contracts is stuck there or goes
+ * back to the solver. Refused before any solver is asked.
+ */
+function unpayable(deployment: Deployment, recipient: Address, path: string): ValidationIssue[] {
+  if (recipient === zeroAddress)
+    return [{ path, message: "cannot receive an output: the token refuses transfers to the zero address" }];
+  if (deploymentContracts(deployment).has(recipient))
+    return [{ path, message: "cannot receive an output: it is one of this deployment's contracts" }];
+  return [];
 }

@@ -58,7 +58,7 @@ const configured = [
 describe("a solver in cooldown", () => {
   const cooling = new Set<string>();
   const directory = new SolverDirectory(configured, [], undefined, {
-    isCoolingDown: (id) => cooling.has(id),
+    isLeftOut: (id) => cooling.has(id),
   });
 
   it("counts as disabled for auctions and /liquidity, the internal pool included", () => {
