@@ -258,6 +258,7 @@ export class OrderSettlement {
               ? change.decidedAt
               : (change.blockNumber ?? null)
             : null,
+        filledAt: change.to === "filled" ? change.at : null,
         ...(change.txHash !== undefined ? { txHash: change.txHash } : {}),
         ...(change.settledAmounts !== undefined ? { settledAmounts: change.settledAmounts } : {}),
       })

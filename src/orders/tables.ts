@@ -74,6 +74,11 @@ export const orders = pgTable(
     settledAmounts: jsonb("settled_amounts").$type<SettledAmount[]>().notNull().default(sql`'[]'::jsonb`),
     /** The block of the Fill that filled the order; null unless filled. */
     fillBlockNumber: bigint("fill_block_number", { mode: "bigint" }),
+    /**
+     * When the indexer saw the Fill (the server's clock as it read the fill's block); null unless filled. The fill
+     * latency is measured to it: block timestamps are whole seconds, finer than nothing on a chain of 1 s blocks.
+     */
+    filledAt: timestamp("filled_at", { withTimezone: true, precision: 6 }),
     /** The block that decided the current status (a Fill, a nonce invalidation, the reconciler); null for `open`. */
     statusBlockNumber: bigint("status_block_number", { mode: "bigint" }),
     /** The status is an end status decided at a block at least the deployment's finality depth deep. */

@@ -47,7 +47,7 @@ export const ScorecardWindowSchema = z
         expired: count.meta({ description: "Assigned and expired unfilled (faded)" }),
       })
       .meta({ description: "Orders accepted in the window, by their status now" }),
-    fillLatencyMs: percentiles("Order accepted → fill block time"),
+    fillLatencyMs: percentiles("Order accepted → the indexer saw its fill (the server's clock)"),
     priceImprovement: z.object({
       averageBps: z.number().nullable().meta({
         description:

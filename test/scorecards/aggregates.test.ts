@@ -203,7 +203,8 @@ describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
       fill_latency_counts: [] as number[],
     });
     const stored = await database.query<Row>(
-      `select o.solver_id, o.status, o.created_at, o.outputs, q.amount_out as quoted, b.timestamp as fill_time
+      `select o.solver_id, o.status, o.created_at, o.outputs, q.amount_out as quoted, b.timestamp as fill_time,
+              o.filled_at
          from orders o join quotes q on q.quote_id = o.quote_id
          left join indexed_blocks b on b.number = o.fill_block_number`,
     );
@@ -225,7 +226,11 @@ describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
         const bps = scaled / quoted - (scaled % quoted < 0n ? 1n : 0n);
         (row.improvement_bps_sum as number) += Number(bps);
         (row.improvement_count as number)++;
-        const latency = Math.max(0, Number(order.fill_time) * 1000 - createdAt.getTime());
+        // To the moment the indexer saw the fill; orders filled before that was kept, to their block's time.
+        const filledAt = order.filled_at
+          ? new Date(order.filled_at as string).getTime()
+          : Number(order.fill_time) * 1000;
+        const latency = Math.max(0, filledAt - createdAt.getTime());
         addBucket(row, "fill_latency_counts", latencyBucket(latency));
       }
     }
@@ -441,6 +446,39 @@ describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
       .filter((row) => row.span === "hour")
       .reduce((n, row) => n + (row.filled as number), 0);
     expect(filledAfter).toBeLessThan(filled);
+  });
+
+  it("measures a fill from the order's acceptance to the moment the indexer saw it, not to its block's whole second", async () => {
+    // An order still open after the rewind, its fill mined in the very second it was accepted (a 1 s chain), seen
+    // by the indexer 1,234 ms after the acceptance.
+    const [open] = await database.query<{ order_id: string; created_at: string }>(
+      "select order_id, created_at::text from orders where status = 'open' order by created_at desc limit 1",
+    );
+    const createdAt = new Date(open!.created_at);
+    const number = BigInt(placed.length + 100);
+    await database.db.insert(indexedBlocks).values({
+      number,
+      hash: `0x${number.toString(16).padStart(64, "f")}`,
+      parentHash: `0x${"e".repeat(64)}`,
+      timestamp: BigInt(Math.floor(createdAt.getTime() / 1000)),
+    });
+    await database.db.transaction((tx) =>
+      settlement.change(tx, {
+        orderId: open!.order_id,
+        from: "open",
+        to: "filled",
+        reason: "Fill event",
+        blockNumber: number,
+        txHash: "0x02",
+        at: new Date(createdAt.getTime() + 1234),
+      }),
+    );
+    const [bucket] = await database.query<{ bucket: number }>(
+      "select order_fill_latency_bucket(o) as bucket from orders o where order_id = $1",
+      [open!.order_id],
+    );
+    expect(Number(bucket!.bucket)).toBe(latencyBucket(1234));
+    expect(await stored("solver_order_stats")).toEqual(await recountOrders());
   });
 
   it("the migration's backfill computes the same rows from the stored answers and orders", async () => {

@@ -4244,7 +4244,7 @@ export interface components {
                 /** @description Assigned and expired unfilled (faded) */
                 expired: number;
             };
-            /** @description Order accepted → fill block time percentiles in ms, from log-scale buckets: each is its bucket's geometric midpoint, within 9.1 % of the true value (0.5 ms below 1 ms); null without any sample */
+            /** @description Order accepted → the indexer saw its fill (the server's clock) percentiles in ms, from log-scale buckets: each is its bucket's geometric midpoint, within 9.1 % of the true value (0.5 ms below 1 ms); null without any sample */
             fillLatencyMs: {
                 p50: number | null;
                 p99: number | null;
@@ -4296,7 +4296,7 @@ export interface components {
                 /** @description Assigned and expired unfilled (faded) */
                 expired: number;
             };
-            /** @description Order accepted → fill block time percentiles in ms, from log-scale buckets: each is its bucket's geometric midpoint, within 9.1 % of the true value (0.5 ms below 1 ms); null without any sample */
+            /** @description Order accepted → the indexer saw its fill (the server's clock) percentiles in ms, from log-scale buckets: each is its bucket's geometric midpoint, within 9.1 % of the true value (0.5 ms below 1 ms); null without any sample */
             fillLatencyMs: {
                 p50: number | null;
                 p99: number | null;
