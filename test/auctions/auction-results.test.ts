@@ -210,7 +210,9 @@ describe.each(databaseKinds)("GET /auctions/{requestId} (%s)", (kind) => {
     const latency = Object.fromEntries(result.solvers.map((answer) => [answer.solverId, answer.latencyMs]));
     expect(latency.ext_slow).toBeGreaterThanOrEqual(SLOW_MS);
     expect(latency.ext_fast).toBeLessThan(latency.ext_slow!);
-    expect(latency.int_odd).toBeGreaterThanOrEqual(SOLVER_TIMEOUT_MS - 50);
+    // Timed out: judged when the auction closed, SOLVER_TIMEOUT_MS after the round began, less the time its request
+    // waited to be sent (tens of ms on two busy cores; 540 ms seen at a load average of 13).
+    expect(latency.int_odd).toBeGreaterThanOrEqual(SOLVER_TIMEOUT_MS - 200);
     // The legs are real ones (the internal solver is offered at least the external ones' direct legs).
     expect(legsSentTo(best).length).toBeGreaterThan(0);
     // The ranks are the positions the client got the entries in.
