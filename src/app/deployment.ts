@@ -156,7 +156,7 @@ export function buildDeploymentParts(
     reader: new AdapterReader(publicClient, multicall),
     blocks,
     deployment,
-    authorizationCandidates: () => [...new Set(solvers.all().map((solver) => solver.filler))],
+    authorizationCandidates: () => solvers.fillers(),
   });
 
   // Discount signers are not authorization candidates of the snapshot: each discount's nonce is read per block

@@ -196,7 +196,8 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   if (deployment) {
     const { view } = deployment.cooldowns;
     registerCooldownGauge(metrics, {
-      solverIds: deployment.market.solvers.all().map((solver) => solver.id),
+      // Read at each scrape: a devnet's solvers can change while it runs.
+      solverIds: () => deployment.market.solvers.all().map((solver) => solver.id),
       isCoolingDown: (solverId) => view.isCoolingDown(solverId),
     });
   }

@@ -83,7 +83,7 @@ function solverMetrics(registry: Registry): SolverActivity {
  */
 export function registerCooldownGauge(
   metrics: HttpMetrics,
-  cooldowns: { solverIds: readonly string[]; isCoolingDown(solverId: string): boolean },
+  cooldowns: { solverIds(): readonly string[]; isCoolingDown(solverId: string): boolean },
 ): void {
   new Gauge({
     name: "sluice_solver_in_cooldown",
@@ -91,7 +91,9 @@ export function registerCooldownGauge(
     labelNames: ["solver"] as const,
     registers: [metrics.registry],
     collect() {
-      for (const solverId of cooldowns.solverIds)
+      // A solver removed since the last scrape leaves the gauge.
+      this.reset();
+      for (const solverId of cooldowns.solverIds())
         this.set({ solver: solverId }, cooldowns.isCoolingDown(solverId) ? 1 : 0);
     },
   });

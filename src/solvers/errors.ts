@@ -8,3 +8,20 @@ export class UnknownSolverLogoError extends BaseError {
     super("Unknown solver logo");
   }
 }
+
+/** A solver whose id, or whose filler, another configured solver already has (or whose id is reserved). */
+export class SolverConflictError extends BaseError {
+  override name = "SolverConflictError";
+  constructor(
+    readonly field: "id" | "filler",
+    readonly value: string,
+    readonly solverId: string,
+  ) {
+    super(
+      field === "id"
+        ? `Solver id ${value} is taken or reserved`
+        : `Filler ${value} is already solver ${solverId}'s`,
+      { details: { field, value, solverId } },
+    );
+  }
+}
