@@ -25,3 +25,21 @@ export class SolverConflictError extends BaseError {
     );
   }
 }
+
+/** An id that is no configured solver. */
+export class UnknownSolverError extends BaseError {
+  override name = "UnknownSolverError";
+  constructor(readonly solverId: string) {
+    super(`No solver ${solverId}`, { details: { solverId } });
+  }
+}
+
+/** A solver of the deployment itself, which only its deployment file can remove. */
+export class SolverNotAddedError extends BaseError {
+  override name = "SolverNotAddedError";
+  constructor(readonly solverId: string) {
+    super(`Solver ${solverId} is part of the deployment; only solvers added while running can be removed`, {
+      details: { solverId, reason: "configured" },
+    });
+  }
+}
