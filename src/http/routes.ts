@@ -21,6 +21,7 @@ import * as adminSolvers from "./handlers/admin-solvers.ts";
 import * as auctions from "./handlers/auctions.ts";
 import * as cancel from "./handlers/cancel.ts";
 import * as demoPage from "./handlers/demo-page.ts";
+import * as deploymentFacts from "./handlers/deployment.ts";
 import * as dev from "./handlers/dev.ts";
 import * as discounts from "./handlers/discounts.ts";
 import * as liquidity from "./handlers/liquidity.ts";
@@ -133,6 +134,7 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "POST", url: "/liquidity-batch", listener: "public", schema: liquidity.liquidityBatchSchema, handler: liquidity.liquidityBatch(services.liquidity) }),
 
     route({ method: "GET", url: "/solvers", listener: "public", schema: solvers.solversSchema, handler: solvers.solvers(services.scorecards, services.publicUrl) }),
+    route({ method: "GET", url: "/deployment", listener: "public", schema: deploymentFacts.deploymentSchema, handler: deploymentFacts.deployment(services.market) }),
     route({ method: "GET", url: "/solvers/:id", listener: "public", schema: solvers.solverSchema, handler: solvers.solver(services.scorecards, services.publicUrl) }),
 
     route({ method: "POST", url: "/discount", listener: "public", schema: discounts.discountSchema, handler: discounts.discount(services.discounts) }),
