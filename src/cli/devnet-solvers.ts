@@ -100,7 +100,13 @@ async function addSolver(
     core: devnet.record.core,
   };
   const account = await deploySolverAccount(target);
-  const added = await admin.addSolver({ ...solver, filler: account.executor });
+  const added = await admin
+    .addSolver({ ...solver, filler: account.executor })
+    .catch(async (error: unknown) => {
+      // Not registered: its Executor is no filler either (a failure to take that back is not the news here).
+      await setExecutorAuthorization(target, account.executor, false).catch(() => {});
+      throw error;
+    });
   const file = options.out ?? solverFile(devnet, added.id);
   const report: AddedSolverReport = {
     id: added.id,

@@ -6,7 +6,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import type { Address } from "viem";
 import { createChainPublicClient } from "../chain/client.ts";
 import { readEnv } from "../config/env.ts";
-import { devnetOnDisk } from "../devnet/running.ts";
+import { devnetOnDisk, NoRunningDevnetError } from "../devnet/running.ts";
 import { checkSolver } from "../solver-check/check.ts";
 import { reportText } from "../solver-check/report.ts";
 import { readVenue } from "../solver-check/venue.ts";
@@ -48,7 +48,7 @@ export function registerSolverCheckCommand(solver: Command): void {
     .option("--requests <n>", "sample requests per token pair", parseCount, 10)
     .option("--json", "print the report as one JSON object")
     .action(async (options: CheckOptions) => {
-      const apiUrl = (options.api ?? devnetOnDisk(readEnv().DATA_DIR).endpoints.apiUrl).replace(/\/+$/, "");
+      const apiUrl = (options.api ?? devnetApiUrl(readEnv().DATA_DIR)).replace(/\/+$/, "");
       const venue = await readVenue(apiUrl);
       const rpcUrl = options.rpc ?? (venue.local ? `${apiUrl}/dev/rpc` : undefined);
       if (!rpcUrl)
@@ -79,6 +79,18 @@ export function registerSolverCheckCommand(solver: Command): void {
       );
       if (report.problems > 0) process.exitCode = 1;
     });
+}
+
+/** The devnet's API, when no --api names a venue. */
+function devnetApiUrl(dataDir: string): string {
+  try {
+    return devnetOnDisk(dataDir).endpoints.apiUrl;
+  } catch (error) {
+    if (!(error instanceof NoRunningDevnetError)) throw error;
+    throw new InvalidArgumentError(
+      `give --api <sluice> (the venue's …/api/v1), or run it beside the devnet: ${error.message}`,
+    );
+  }
 }
 
 function parseAddress(value: string): Address {
