@@ -84,7 +84,7 @@ describe("sluice solver check", () => {
       fix: expect.stringMatching(/Echo chainId .* exactly as the request sent them/),
     });
     // The scripted solver answers whatever secret it is sent.
-    expect(codes(report, "warning")).toEqual(["secret_not_checked"]);
+    expect(codes(report, "warning")).toContain("secret_not_checked");
     expect(code).toBe(1);
   });
 
