@@ -40,6 +40,7 @@ import { ScorecardService } from "../scorecards/service.ts";
 import { SolverConcurrency } from "../solvers/concurrency.ts";
 import { SolverDirectory } from "../solvers/directory.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
+import { type AddedSolverStore, SolverRegistry } from "../solvers/registry.ts";
 import { RandomNoncePool } from "../swap/nonces.ts";
 import { QuoteLookup } from "../swap/quote-lookup.ts";
 import { QuoteService } from "../swap/quote-service.ts";
@@ -68,6 +69,11 @@ export interface DeploymentOptions {
   indexerPollIntervalMs?: number;
   /** Run the Reactor indexer and reconciler in this process (default true). */
   indexer?: boolean;
+  /**
+   * Where solvers added while running are kept (the devnet's file): with one, the solver registry the admin routes
+   * change is built. Without, the solvers are the deployment's, fixed.
+   */
+  solverStore?: AddedSolverStore;
 }
 
 /** What the deployment's parts are built on: the root's shared parts. */
@@ -113,6 +119,8 @@ export interface DeploymentParts {
   /** GET /solvers: each solver's cooldown (the fade breaker's view) and scorecard. */
   scorecards: ScorecardService;
   indexer: ReactorIndexer;
+  /** Solvers added and removed while running (the admin routes); only with a solver store. */
+  registry: SolverRegistry | undefined;
   /** Binds the stored swap state to this chain, resetting it (with a warning) if the chain changed. */
   bindChain(): Promise<void>;
   /**
@@ -157,7 +165,7 @@ export function buildDeploymentParts(
     reader: new AdapterReader(publicClient, multicall),
     blocks,
     deployment,
-    authorizationCandidates: () => [...new Set(solvers.all().map((solver) => solver.filler))],
+    authorizationCandidates: () => solvers.fillers(),
   });
 
   // Discount signers are not authorization candidates of the snapshot: each discount's nonce is read per block
@@ -316,6 +324,16 @@ export function buildDeploymentParts(
       clock,
     }),
     indexer,
+    registry:
+      options.solverStore &&
+      new SolverRegistry({
+        directory: solvers,
+        store: options.solverStore,
+        clock,
+        // The Executor of a solver being added was authorized in a block mined before the call: the head is read
+        // now, so the next auction reads that block, not the one the tracker saw up to a poll interval ago.
+        beforeAdd: async () => blocks.observe(await publicClient.getBlock({ blockTag: "latest" })),
+      }),
     async bindChain() {
       const identity = options.chainIdentity ?? {
         chainId: deployment.chainId,

@@ -1,7 +1,9 @@
-// `sluice serve` without a deployment (and `sluice devnet`): the devnet chain, its bundled solvers, then the
-// composition root on their deployment with the dev helpers on, then the demo discount published through the API.
+// `sluice serve` without a deployment (and `sluice devnet`): the devnet chain, its bundled solvers (and those `sluice
+// devnet add-solver` added, kept in the data directory), then the composition root on their deployment with the dev
+// helpers and the admin routes on, then the demo discount published through the API.
 // The chain and the database start side by side. Stopping is the root's: the API drains, the root's workers stop,
 // then the bundled solvers, then anvil (which writes its state file), then the database.
+import { adminTokenPath, writeAdminToken } from "../admin/token.ts";
 import { createChainPublicClient } from "../chain/client.ts";
 import type { Env } from "../config/env.ts";
 import {
@@ -12,7 +14,9 @@ import {
   openDatabase,
 } from "../db/client.ts";
 import { type DemoDiscount, publishDemoDiscount } from "../demo/discount.ts";
+import { AddedSolverFile } from "../devnet/added-solvers.ts";
 import type { DevnetRun } from "../devnet/banner.ts";
+import { devnetDeployment } from "../devnet/deployment.ts";
 import {
   type BundledSolvers,
   type DevnetChain,
@@ -82,9 +86,22 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
   let bundled: BundledSolvers | undefined;
   let sluice: Sluice | undefined;
   try {
+    // The solvers added earlier that still fill on this chain; the file is the running server's from here on, and
+    // each change to it rewrites deployment.json too.
+    const addedSolvers = new AddedSolverFile(chain.files.addedSolvers, chain.core.reactor, (added) => {
+      if (bundled)
+        writeJsonAtomically(
+          chain.files.deployment,
+          devnetDeployment({ core: chain.core, solverEndpoints: bundled.solverEndpoints, added }),
+        );
+    });
+    const added = await addedSolvers.load(
+      createChainPublicClient({ chainId: chain.chainId, rpcUrls: chain.rpcUrl, cacheTimeMs: 0 }),
+      logger,
+    );
     // Started once the database is migrated and seeded, just before the server listens: the solvers start polling
     // the API moments before it answers, not through the whole database start.
-    const solvers = await startBundledSolvers(chain, { apiUrl, internalApiUrl, apiListening, logger });
+    const solvers = await startBundledSolvers(chain, { apiUrl, internalApiUrl, apiListening, logger, added });
     bundled = solvers;
     sluice = await buildSluice({
       env: { ...env, PORT: port, INTERNAL_PORT: internalPort },
@@ -100,7 +117,10 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
         solverSecrets: solvers.solverSecrets,
         faucet: chain.faucet,
         demoSwapper: chain.accounts.demo[0]!.account.address,
+        solverStore: addedSolvers,
       },
+      // A fresh token each start, for the local operator's `sluice devnet add-solver` (src/admin/token.ts).
+      adminToken: writeAdminToken(adminTokenPath(env.DATA_DIR)),
       running: [
         { name: "anvil", stop: () => chain.stop() },
         { name: "bundled solvers", stop: () => solvers.stop() },

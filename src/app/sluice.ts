@@ -12,6 +12,7 @@
 // requests finish; SHUTDOWN_TIMEOUT_MS bounds it; the last quote rounds are stored) → the workers stop, last
 // started first, then what was running before the root (the devnet's bundled solvers, then anvil) → the database
 // closes. The whole stop is bounded once, by the signal handler (shutdown.ts, src/cli/signals.ts).
+import { AdminGuard } from "../admin/token.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { checkInternalListener, DEFAULT_INTERNAL_PORT, type Env, httpTimeouts } from "../config/env.ts";
 import type { Database } from "../db/client.ts";
@@ -63,6 +64,11 @@ export interface SluiceOptions {
    * solvers): stopped after the root's own workers, last started first.
    */
   running?: Array<Pick<Worker, "name" | "stop">>;
+  /**
+   * This run's admin token (src/admin/token.ts): with it, and a deployment with a solver store, the internal listener
+   * serves the admin routes that add and remove solvers (the devnet's `sluice devnet add-solver`).
+   */
+  adminToken?: string;
 }
 
 /** The parts every Sluice has. */
@@ -191,12 +197,16 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     },
     publicUrl: env.PUBLIC_URL,
     internalAuth: env.INTERNAL_API_AUTH,
+    ...(options.adminToken && deployment.registry
+      ? { admin: { guard: new AdminGuard(options.adminToken), solvers: deployment.registry } }
+      : {}),
   };
 
   if (deployment) {
     const { view } = deployment.cooldowns;
     registerCooldownGauge(metrics, {
-      solverIds: deployment.market.solvers.all().map((solver) => solver.id),
+      // Read at each scrape: a devnet's solvers can change while it runs.
+      solverIds: () => deployment.market.solvers.all().map((solver) => solver.id),
       isCoolingDown: (solverId) => view.isCoolingDown(solverId),
       keptByFloor: () => view.keptByFloor(),
     });

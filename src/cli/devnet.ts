@@ -2,11 +2,12 @@
 import type { Command } from "commander";
 import { readEnv } from "../config/env.ts";
 import { createLogger } from "../logger.ts";
+import { registerDevnetSolverCommands } from "./devnet-solvers.ts";
 import { stopOnSignalsOrOrphaning } from "./lifetime.ts";
 import { serveDevnet } from "./serve.ts";
 
 export function registerDevnetCommand(program: Command): void {
-  program
+  const devnet = program
     .command("devnet")
     .description(
       "run the local devnet (anvil, contracts, faucet, two reference solvers; state kept under DATA_DIR/devnet) " +
@@ -25,4 +26,5 @@ export function registerDevnetCommand(program: Command): void {
       stopOnSignalsOrOrphaning(started, env, logger);
       await started;
     });
+  registerDevnetSolverCommands(devnet);
 }

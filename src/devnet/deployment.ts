@@ -1,8 +1,9 @@
 // The devnet's Deployment, built in memory from what was deployed (the record) and where the bundled solvers
 // listen. It goes through the same schema as a deployment file, so the devnet cannot drift from what files allow.
 import { parseDeployment } from "../deployment/load.ts";
-import type { Deployment } from "../deployment/schema.ts";
+import type { Deployment, DeploymentInput } from "../deployment/schema.ts";
 import { normalizeAddress } from "../shared/wire.ts";
+import type { AddedSolver } from "../solvers/registry.ts";
 import type { CoreDeployment } from "./deploy.ts";
 
 export const DEVNET_CHAIN_ID = 31337;
@@ -54,6 +55,13 @@ export interface DevnetDeploymentOptions {
   core: CoreDeployment;
   /** Each bundled solver's base URL, by solver id. */
   solverEndpoints: ReadonlyMap<string, string>;
+  /** Solvers `sluice devnet add-solver` added (src/devnet/added-solvers.ts), after the bundled ones. */
+  added?: readonly AddedSolver[];
+}
+
+/** The variable deployment.json names for an added solver's secret (the devnet passes the secret in memory). */
+export function addedSolverSecretEnv(solverId: string): string {
+  return `${solverId.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_SHARED_SECRET`;
 }
 
 /** The devnet's tokens as the deployment lists them: tRWA in, tUSD and tUSDT out. */
@@ -81,7 +89,7 @@ export function devnetTokens(core: CoreDeployment): Pick<Deployment, "inputToken
   };
 }
 
-export function devnetDeployment({ core, solverEndpoints }: DevnetDeploymentOptions): Deployment {
+export function devnetDeployment({ core, solverEndpoints, added = [] }: DevnetDeploymentOptions): Deployment {
   return parseDeployment(
     {
       name: "devnet",
@@ -89,7 +97,7 @@ export function devnetDeployment({ core, solverEndpoints }: DevnetDeploymentOpti
       chainName: "Sluice devnet",
       local: true,
       reactor: core.reactor,
-      executors: core.executors,
+      executors: [...core.executors, ...added.map((solver) => solver.filler)],
       adapterFactory: core.adapterFactory,
       protocolSigner: core.protocolSigner,
       ...devnetTokens(core),
@@ -97,21 +105,7 @@ export function devnetDeployment({ core, solverEndpoints }: DevnetDeploymentOpti
         { address: core.adapters.usd, label: "tUSD vault adapter" },
         { address: core.adapters.usdt, label: "tUSDT vault adapter" },
       ],
-      solvers: BUNDLED_SOLVERS.map((solver, index) => {
-        const endpoint = solverEndpoints.get(solver.id);
-        const filler = core.executors[index];
-        if (!endpoint || !filler) throw new Error(`bundled solver ${solver.id} has no endpoint or Executor`);
-        return {
-          id: solver.id,
-          name: solver.name,
-          endpoint,
-          filler,
-          internal: solver.internal,
-          enabled: true,
-          logo: solver.logo,
-          sharedSecretEnv: solver.sharedSecretEnv,
-        };
-      }),
+      solvers: [...bundledSolverConfigs(core, solverEndpoints), ...added.map(addedSolverConfig)],
       // The devnet never reorganises: orders settle at the block that includes them.
       confirmationDepth: 0,
       // Small, so a demo order becomes final within seconds (a block a second).
@@ -121,4 +115,36 @@ export function devnetDeployment({ core, solverEndpoints }: DevnetDeploymentOpti
     },
     "devnet",
   );
+}
+
+type SolverInput = DeploymentInput["solvers"][number];
+
+function bundledSolverConfigs(core: CoreDeployment, endpoints: ReadonlyMap<string, string>): SolverInput[] {
+  return BUNDLED_SOLVERS.map((solver, index) => {
+    const endpoint = endpoints.get(solver.id);
+    const filler = core.executors[index];
+    if (!endpoint || !filler) throw new Error(`bundled solver ${solver.id} has no endpoint or Executor`);
+    return {
+      id: solver.id,
+      name: solver.name,
+      endpoint,
+      filler,
+      internal: solver.internal,
+      enabled: true,
+      logo: solver.logo,
+      sharedSecretEnv: solver.sharedSecretEnv,
+    };
+  });
+}
+
+function addedSolverConfig(solver: AddedSolver): SolverInput {
+  return {
+    id: solver.id,
+    name: solver.name,
+    endpoint: solver.endpoint,
+    filler: solver.filler,
+    internal: false,
+    enabled: true,
+    sharedSecretEnv: addedSolverSecretEnv(solver.id),
+  };
 }

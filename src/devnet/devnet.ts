@@ -9,6 +9,7 @@
 //   devnet.json       what was deployed, on which chain: the devnet's identity (record.ts)
 //   deployment.json   the Deployment the server runs on, for people to read (rewritten at every start)
 //   endpoints.json    where this run's API, internal API and RPC listen, for scripts such as examples/swap.ts
+//   added-solvers.json  the solvers `sluice devnet add-solver` added, with their secrets (0600; added-solvers.ts)
 //   processes.json    the running anvil and its watchdog, so a start after a SIGKILL stops them (processes.ts)
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, renameSync } from "node:fs";
@@ -28,6 +29,7 @@ import type { Logger } from "../logger.ts";
 import { parseSolverConfig } from "../reference-solver/config.ts";
 import { type ReferenceSolver, startReferenceSolver } from "../reference-solver/main.ts";
 import { writeJsonAtomically } from "../shared/json-file.ts";
+import type { AddedSolver } from "../solvers/registry.ts";
 import { DEVNET_ACCOUNT_COUNT, type DevnetAccounts, devnetAccounts } from "./accounts.ts";
 import { type AnvilInstance, startAnvil } from "./anvil.ts";
 import { type CoreDeployment, DEV_MNEMONIC, deployCoreContracts } from "./deploy.ts";
@@ -65,6 +67,7 @@ export interface DevnetFiles {
   deployment: string;
   endpoints: string;
   processes: string;
+  addedSolvers: string;
 }
 
 /** anvil with the contracts deployed (or reused), and the faucet on it. */
@@ -92,8 +95,11 @@ export interface DevnetChain {
 /** The two bundled reference solvers running on a devnet chain, and the Deployment that names them. */
 export interface BundledSolvers {
   solvers: ReferenceSolver[];
-  /** Generated for this run, by solver id; passed in memory only. */
+  /** Generated for this run, by solver id (and the added solvers' stored ones); passed in memory only. */
   solverSecrets: Map<string, string>;
+  /** Each bundled solver's base URL, by solver id. */
+  solverEndpoints: ReadonlyMap<string, string>;
+  /** The bundled solvers, then the added ones. */
   deployment: Deployment;
   /** Stops their polling for won orders; their quote servers answer on until stop(). */
   stopFilling(): Promise<void>;
@@ -109,6 +115,7 @@ export function devnetFiles(dataDir: string): DevnetFiles {
     deployment: join(dir, "deployment.json"),
     endpoints: join(dir, "endpoints.json"),
     processes: join(dir, "processes.json"),
+    addedSolvers: join(dir, "added-solvers.json"),
   };
 }
 
@@ -196,7 +203,10 @@ export async function startDevnetChain(options: DevnetChainOptions): Promise<Dev
  */
 export async function startBundledSolvers(
   chain: DevnetChain,
-  options: Pick<DevnetOptions, "apiUrl" | "internalApiUrl" | "apiListening" | "logger">,
+  options: Pick<DevnetOptions, "apiUrl" | "internalApiUrl" | "apiListening" | "logger"> & {
+    /** Solvers `sluice devnet add-solver` added (already checked against this chain): in the Deployment too. */
+    added?: readonly AddedSolver[];
+  },
 ): Promise<BundledSolvers> {
   const { core } = chain;
   const solverSecrets = new Map(
@@ -246,7 +256,9 @@ export async function startBundledSolvers(
   }
 
   const endpoints = new Map(BUNDLED_SOLVERS.map((bundled, index) => [bundled.id, solvers[index]!.url]));
-  const deployment = devnetDeployment({ core, solverEndpoints: endpoints });
+  const added = options.added ?? [];
+  for (const solver of added) solverSecrets.set(solver.id, solver.sharedSecret);
+  const deployment = devnetDeployment({ core, solverEndpoints: endpoints, added });
   writeJsonAtomically(chain.files.deployment, deployment);
   options.logger.info(
     {
@@ -259,7 +271,7 @@ export async function startBundledSolvers(
     },
     "devnet solvers ready",
   );
-  return { solvers: [...solvers], solverSecrets, deployment, stopFilling, stop };
+  return { solvers: [...solvers], solverSecrets, solverEndpoints: endpoints, deployment, stopFilling, stop };
 }
 
 /**

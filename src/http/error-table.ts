@@ -1,6 +1,7 @@
 // The one table from a named domain failure to its HTTP answer: the envelope (swap flow or partner), the status and
 // the code. The message and details are the error's own. Failures the framework detects (validation, unknown paths,
 // unreadable bodies, parser errors, the database out of reach, unhandled errors) keep their codes below.
+import { AdminAuthenticationError } from "../admin/errors.ts";
 import { AuctionNotFoundError, AuctionOpenError } from "../auctions/errors.ts";
 import {
   DevOnlyError,
@@ -37,7 +38,12 @@ import {
 import { DeprecatedPointsRouteError, NoPointsDataError, UnknownVaultError } from "../points/errors.ts";
 import { SolverNotFoundError } from "../scorecards/errors.ts";
 import type { BaseError, ErrorClass } from "../shared/errors.ts";
-import { UnknownSolverLogoError } from "../solvers/errors.ts";
+import {
+  SolverConflictError,
+  SolverNotAddedError,
+  UnknownSolverError,
+  UnknownSolverLogoError,
+} from "../solvers/errors.ts";
 import {
   InvalidOutputsError,
   NoQuotesError,
@@ -181,6 +187,11 @@ export const ERROR_TABLE = [
   swap(UnknownSolverLogoError, 404, "NOT_FOUND"),
   // GET /metrics on the public port.
   swap(MetricsElsewhereError, 404, "NOT_FOUND"),
+  // The admin routes of the internal listener (the devnet's solver registry).
+  swap(AdminAuthenticationError, 401, "UNAUTHORIZED"),
+  swap(SolverConflictError, 409, "VALIDATION_FAILED"),
+  swap(SolverNotAddedError, 409, "VALIDATION_FAILED"),
+  swap(UnknownSolverError, 404, "SOLVER_NOT_FOUND"),
   // The dev helpers.
   swap(DevOnlyError, 403, "DEV_ONLY"),
   swap(FaucetError, 500, "INTERNAL"),

@@ -86,7 +86,8 @@ function solverMetrics(registry: Registry): SolverActivity {
 export function registerCooldownGauge(
   metrics: HttpMetrics,
   cooldowns: {
-    solverIds: readonly string[];
+    /** Read at each scrape: a devnet's solvers can change while it runs. */
+    solverIds(): readonly string[];
     isCoolingDown(solverId: string): boolean;
     keptByFloor(): string | null;
   },
@@ -97,7 +98,9 @@ export function registerCooldownGauge(
     labelNames: ["solver"] as const,
     registers: [metrics.registry],
     collect() {
-      for (const solverId of cooldowns.solverIds)
+      // A solver removed since the last scrape leaves the gauge.
+      this.reset();
+      for (const solverId of cooldowns.solverIds())
         this.set({ solver: solverId }, cooldowns.isCoolingDown(solverId) ? 1 : 0);
     },
   });
@@ -108,7 +111,8 @@ export function registerCooldownGauge(
     registers: [metrics.registry],
     collect() {
       const kept = cooldowns.keptByFloor();
-      for (const solverId of cooldowns.solverIds) this.set({ solver: solverId }, solverId === kept ? 1 : 0);
+      this.reset();
+      for (const solverId of cooldowns.solverIds()) this.set({ solver: solverId }, solverId === kept ? 1 : 0);
     },
   });
 }

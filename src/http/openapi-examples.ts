@@ -2,9 +2,11 @@
 // its tokens, its Reactor, and (on the devnet) a funded demo swapper, so "Try it out" on the docs page works as is.
 // A mainnet document never carries devnet addresses: nothing here is fixed but the example wallet used when the
 // deployment names no demo swapper.
+
 import { type Address, encodeFunctionData, erc20Abi, getAddress, maxUint256 } from "viem";
 import { reactorAbi } from "../chain/abis.ts";
 import { reactorDomain } from "../chain/eip712.ts";
+import { publicDeployment } from "../deployment/public.ts";
 import type { Deployment } from "../deployment/schema.ts";
 import { faucetAssetsFor, NATIVE_TOKEN } from "../devnet/faucet.ts";
 import { tokenInfo } from "../liquidity/service.ts";
@@ -53,6 +55,9 @@ export interface ExampleFacts {
     | "solvers"
     | "protocolSigner"
     | "adapters"
+    | "name"
+    | "quoteLifetimeSeconds"
+    | "solverTimeoutMs"
   >;
   /** A funded wallet whose quotes the bundled solvers answer (the devnet's first demo account). */
   demoSwapper?: Address;
@@ -415,6 +420,14 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
   at("GET", "/solvers", {
     responses: {
       200: { summary: "The deployment's solvers and their scorecards", value: { solvers: solverCards } },
+    },
+  });
+  at("GET", "/deployment", {
+    responses: {
+      200: {
+        summary: "This deployment's public facts",
+        value: publicDeployment(deployment, deployment.solvers),
+      },
     },
   });
   if (solverCards[0]) {

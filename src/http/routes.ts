@@ -17,9 +17,11 @@ import type { RegistryResponses } from "../registry/responses.ts";
 import type { ScorecardService } from "../scorecards/service.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
 import type { QuoteService } from "../swap/quote-service.ts";
+import * as adminSolvers from "./handlers/admin-solvers.ts";
 import * as auctions from "./handlers/auctions.ts";
 import * as cancel from "./handlers/cancel.ts";
 import * as demoPage from "./handlers/demo-page.ts";
+import * as deploymentFacts from "./handlers/deployment.ts";
 import * as dev from "./handlers/dev.ts";
 import * as discounts from "./handlers/discounts.ts";
 import * as liquidity from "./handlers/liquidity.ts";
@@ -71,6 +73,8 @@ export interface DeploymentServices {
   publicUrl: string | undefined;
   /** `INTERNAL_API_AUTH`: the internal discount API asks solver credentials, or none (`network`). */
   internalAuth: "solver-secret" | "network";
+  /** The admin routes on the internal listener (the devnet's solver registry), when this server has them. */
+  admin?: adminSolvers.AdminServices;
 }
 
 /** The interactive docs page (Swagger UI over the document). */
@@ -130,11 +134,14 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "POST", url: "/liquidity-batch", listener: "public", schema: liquidity.liquidityBatchSchema, handler: liquidity.liquidityBatch(services.liquidity) }),
 
     route({ method: "GET", url: "/solvers", listener: "public", schema: solvers.solversSchema, handler: solvers.solvers(services.scorecards, services.publicUrl) }),
+    route({ method: "GET", url: "/deployment", listener: "public", schema: deploymentFacts.deploymentSchema, handler: deploymentFacts.deployment(services.market) }),
     route({ method: "GET", url: "/solvers/:id", listener: "public", schema: solvers.solverSchema, handler: solvers.solver(services.scorecards, services.publicUrl) }),
 
     route({ method: "POST", url: "/discount", listener: "public", schema: discounts.discountSchema, handler: discounts.discount(services.discounts) }),
     route({ method: "GET", url: "/discounts", listener: "internal", ...(internalSolverOnly ? { onRequest: internalSolverOnly } : {}), schema: discounts.liveDiscountsSchema, handler: discounts.liveDiscounts(services.solverDiscounts) }),
     route({ method: "POST", url: "/discounts", listener: "internal", ...(internalSolverOnly ? { onRequest: internalSolverOnly } : {}), schema: discounts.resolveDiscountSchema, handler: discounts.resolveDiscount(services.solverDiscounts) }),
+
+    ...(services.admin ? adminRoutes(services.admin) : []),
 
     route({ method: "GET", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetBundleSchema, handler: dev.faucetBundle(services.dev) }),
     route({ method: "POST", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetSchema, handler: dev.faucet(services.dev) }),
@@ -143,5 +150,16 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     // The swap demo page, at the root where a person types it (docs/wallets.md "Demo page").
     route({ method: "GET", url: "/demo", listener: "public", atRoot: true, onRequest: devOnly, schema: demoPage.pageSchema, handler: demoPage.page(services.dev) }),
     route({ method: "GET", url: "/demo/page.js", listener: "public", atRoot: true, onRequest: devOnly, schema: demoPage.pageSchema, handler: demoPage.script(services.dev) }),
+  ];
+}
+
+/** The admin routes (internal listener), each behind the admin token whatever INTERNAL_API_AUTH says. */
+function adminRoutes(admin: adminSolvers.AdminServices): RouteEntry[] {
+  const adminOnly = adminSolvers.adminOnly(admin.guard);
+  // biome-ignore format: a table, one route per line
+  return [
+    route({ method: "GET", url: "/admin/solvers", listener: "internal", onRequest: adminOnly, schema: adminSolvers.listSolversSchema, handler: adminSolvers.listSolvers(admin) }),
+    route({ method: "POST", url: "/admin/solvers", listener: "internal", onRequest: adminOnly, schema: adminSolvers.addSolverSchema, handler: adminSolvers.addSolver(admin) }),
+    route({ method: "POST", url: "/admin/solvers/:id/remove", listener: "internal", onRequest: adminOnly, schema: adminSolvers.removeSolverSchema, handler: adminSolvers.removeSolver(admin) }),
   ];
 }

@@ -14,13 +14,17 @@ export interface InventorySourceOptions {
   reader: Pick<AdapterReader, "read">;
   blocks: BlockSource;
   deployment: Pick<Deployment, "adapters" | "outputTokens">;
-  /** Addresses whose authorization on each adapter matters (solver fillers, discount signers). */
+  /**
+   * Addresses whose authorization on each adapter matters (solver fillers). A new array means a new set (a solver
+   * added or removed while running): the block's cached reads, made for the old set, are read again.
+   */
   authorizationCandidates: () => readonly Address[];
 }
 
 export class InventorySource implements InventoryReader {
   readonly #cache = new Map<string, Promise<InventorySnapshot>>();
   #cachedBlock: string | undefined;
+  #cachedCandidates: readonly Address[] | undefined;
   readonly #decimalsByToken: Map<string, number>;
 
   constructor(private readonly options: InventorySourceOptions) {
@@ -31,15 +35,17 @@ export class InventorySource implements InventoryReader {
 
   async snapshot(tokenIn: InputTokenConfig): Promise<InventorySnapshot> {
     const head = await this.options.blocks.latest();
+    const candidates = this.options.authorizationCandidates();
     // Keyed by hash: a reorg can bring another block at the same height. Only the newest block's reads are kept.
-    if (head.hash !== this.#cachedBlock) {
+    if (head.hash !== this.#cachedBlock || candidates !== this.#cachedCandidates) {
       this.#cache.clear();
       this.#cachedBlock = head.hash;
+      this.#cachedCandidates = candidates;
     }
     const key = tokenIn.address;
     let pending = this.#cache.get(key);
     if (!pending) {
-      pending = this.#read(tokenIn, head.number, head.timestamp);
+      pending = this.#read(tokenIn, head.number, head.timestamp, candidates);
       this.#cache.set(key, pending);
       pending.catch(() => this.#cache.delete(key));
     }
@@ -50,11 +56,12 @@ export class InventorySource implements InventoryReader {
     tokenIn: InputTokenConfig,
     blockNumber: bigint,
     blockTimestamp: bigint,
+    fillers: readonly Address[],
   ): Promise<InventorySnapshot> {
     const read = await this.options.reader.read({
       adapters: this.options.deployment.adapters.map((adapter) => adapter.address),
       tokenIn: { address: tokenIn.address, decimals: tokenIn.decimals },
-      fillers: this.options.authorizationCandidates(),
+      fillers,
       blockNumber,
     });
     const adapters = read.adapters

@@ -1,11 +1,20 @@
 // JSON files other processes read (the devnet's record, endpoints and process list).
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
-/** Writes through a temporary file and a rename, so a crash never leaves half a file behind. */
-export function writeJsonAtomically(path: string, value: unknown): void {
+/**
+ * Writes through a temporary file and a rename, so a crash never leaves half a file behind. `mode` (e.g. 0o600 for a
+ * file with secrets) applies from the file's creation, so it is never readable by others even for a moment.
+ */
+export function writeJsonAtomically(path: string, value: unknown, options: { mode?: number } = {}): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`);
+  writeFileSync(
+    temporary,
+    `${JSON.stringify(value, null, 2)}\n`,
+    options.mode === undefined ? undefined : { mode: options.mode },
+  );
+  // A temporary file left by a crash keeps its old mode when written again.
+  if (options.mode !== undefined) chmodSync(temporary, options.mode);
   renameSync(temporary, path);
 }

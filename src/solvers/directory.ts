@@ -1,7 +1,10 @@
-// The configured solvers of a deployment, with their secrets and logos resolved once at start.
+// The configured solvers of a deployment, with their secrets and logos resolved once at start. On a devnet the set
+// changes while the server runs (`sluice devnet add-solver`, src/solvers/registry.ts): every change replaces the
+// whole map, never a Solver in it, so an auction keeps the solvers it selected (its snapshot) whatever happens next.
 import type { Address } from "viem";
 import type { Deployment, SolverConfig } from "../deployment/schema.ts";
 import type { DeploymentSecrets } from "../deployment/secrets.ts";
+import { SolverConflictError } from "./errors.ts";
 import type { SolverLogoStore } from "./logos.ts";
 
 export interface Solver {
@@ -31,7 +34,10 @@ export interface CooldownView {
 }
 
 export class SolverDirectory {
-  readonly #byId: Map<string, Solver>;
+  /** Replaced whole on every change (copy on write): readers never see a half-made change. */
+  #byId: ReadonlyMap<string, Solver>;
+  /** The fillers of every configured solver, one array per version of the map (so a change is seen by identity). */
+  #fillers: readonly Address[] | undefined;
   readonly #reserved: ReadonlySet<string>;
 
   constructor(
@@ -73,6 +79,42 @@ export class SolverDirectory {
 
   all(): Solver[] {
     return [...this.#byId.values()];
+  }
+
+  /**
+   * The distinct fillers of every configured solver: the addresses whose authorization on the adapters matters. The
+   * same array until the set of solvers changes, so a cache built on it can tell a change by identity.
+   */
+  fillers(): readonly Address[] {
+    this.#fillers ??= [...new Set(this.all().map((solver) => solver.filler))];
+    return this.#fillers;
+  }
+
+  /**
+   * Adds a solver from the next auction on. Its id must be new and not reserved, and its filler no other solver's
+   * (an order's filler names the solver that fills it).
+   */
+  add(solver: Solver): void {
+    if (this.#byId.has(solver.id) || this.#reserved.has(solver.id))
+      throw new SolverConflictError("id", solver.id, solver.id);
+    const sameFiller = this.byFiller(solver.filler);
+    if (sameFiller) throw new SolverConflictError("filler", solver.filler, sameFiller.id);
+    this.#replace(new Map([...this.#byId, [solver.id, solver]]));
+  }
+
+  /** Removes a solver from the next auction on; auctions already running keep it. Returns it, if it was there. */
+  remove(id: string): Solver | undefined {
+    const solver = this.#byId.get(id);
+    if (!solver) return undefined;
+    const next = new Map(this.#byId);
+    next.delete(id);
+    this.#replace(next);
+    return solver;
+  }
+
+  #replace(next: ReadonlyMap<string, Solver>): void {
+    this.#byId = next;
+    this.#fillers = undefined;
   }
 
   enabled(): Solver[] {

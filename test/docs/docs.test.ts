@@ -34,7 +34,8 @@ function parseOnlyProgram(): Command {
   const visit = (command: Command): void => {
     command.exitOverride();
     command.configureOutput({ writeOut: () => {}, writeErr: () => {} });
-    if (command.commands.length === 0) command.action(() => {});
+    // Every command but the root, those with subcommands too (`sluice devnet`, `sluice solver` run something).
+    if (command.parent) command.action(() => {});
     for (const option of command.options) option.parseArg = undefined;
     for (const sub of command.commands) visit(sub);
   };

@@ -265,6 +265,7 @@ describe("every route's real answers match the schemas it declares", () => {
     await expectAnswer(app, 200, "GET", "/api/v1/solvers");
     await expectAnswer(app, 200, "GET", "/api/v1/solvers/ext_alpha");
     await expectAnswer(app, 404, "GET", "/api/v1/solvers/nobody");
+    await expectAnswer(app, 200, "GET", "/api/v1/deployment");
     await expectAnswer(app, 400, "POST", "/api/v1/liquidity-batch", { payload: { tokensIn: [rwa, rwa] } });
 
     // POST /discount: published, refused (signature, signer, rule) and a cancel replayed.

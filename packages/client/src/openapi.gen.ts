@@ -327,6 +327,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/deployment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deployment this Sluice serves
+         * @description Its chain, Reactor and protocol signer, the input and output tokens (with each input token's minimum amount), the adapters, the solvers configured now (id, name, Executor) and the auction's timings (`solverTimeoutMs`, `quoteLifetimeSeconds`): what a solver operator needs to quote here. A Sluice addition.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The deployment's public facts */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PublicDeployment"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/faucet": {
         parameters: {
             query?: never;
@@ -3718,6 +3769,140 @@ export interface components {
             totalSupply: string;
             tvl: number;
             meta: components["schemas"]["MetadataInput"];
+        };
+        PublicDeployment: {
+            /** @description The deployment's name (`mainnet`, `devnet`, …) */
+            name: string;
+            chainId: number;
+            chainName: string;
+            /** @description A local chain (the devnet): the dev helpers and `/dev/rpc` answer */
+            local: boolean;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            reactor: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            protocolSigner: string;
+            /** @description How long a quote can be ordered */
+            quoteLifetimeSeconds: number;
+            /** @description How long an auction waits for a solver's answer; a later one counts as a timeout */
+            solverTimeoutMs: number;
+            inputTokens: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                address: string;
+                symbol: string;
+                name: string;
+                decimals: number;
+                /**
+                 * @description Below it, /quote answers 404 without asking the solvers
+                 * @example 1000000000000000000
+                 */
+                minQuoteAmount: string;
+            }[];
+            outputTokens: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                address: string;
+                symbol: string;
+                name: string;
+                decimals: number;
+            }[];
+            adapters: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                address: string;
+                label?: string;
+            }[];
+            /** @description The solvers configured now (a devnet's can change while it runs) */
+            solvers: {
+                id: string;
+                name: string;
+                /**
+                 * @description Its Executor: the filler its quotes name
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                filler: string;
+                internal: boolean;
+                enabled: boolean;
+            }[];
+        };
+        PublicDeploymentInput: {
+            /** @description The deployment's name (`mainnet`, `devnet`, …) */
+            name: string;
+            chainId: number;
+            chainName: string;
+            /** @description A local chain (the devnet): the dev helpers and `/dev/rpc` answer */
+            local: boolean;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            reactor: string;
+            /**
+             * @description EVM address; any case accepted, returned lowercase
+             * @example 0x0000000000000000000000000000000000000001
+             */
+            protocolSigner: string;
+            /** @description How long a quote can be ordered */
+            quoteLifetimeSeconds: number;
+            /** @description How long an auction waits for a solver's answer; a later one counts as a timeout */
+            solverTimeoutMs: number;
+            inputTokens: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                address: string;
+                symbol: string;
+                name: string;
+                decimals: number;
+                /**
+                 * @description Below it, /quote answers 404 without asking the solvers
+                 * @example 1000000000000000000
+                 */
+                minQuoteAmount: string;
+            }[];
+            outputTokens: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                address: string;
+                symbol: string;
+                name: string;
+                decimals: number;
+            }[];
+            adapters: {
+                /**
+                 * @description EVM address; any case accepted, returned lowercase
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                address: string;
+                label?: string;
+            }[];
+            /** @description The solvers configured now (a devnet's can change while it runs) */
+            solvers: {
+                id: string;
+                name: string;
+                /**
+                 * @description Its Executor: the filler its quotes name
+                 * @example 0x0000000000000000000000000000000000000001
+                 */
+                filler: string;
+                internal: boolean;
+                enabled: boolean;
+            }[];
         };
         Quote: {
             /** Format: uuid */
