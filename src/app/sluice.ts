@@ -15,6 +15,7 @@
 import { type Clock, systemClock } from "../clock.ts";
 import { checkInternalListener, type Env, httpTimeouts } from "../config/env.ts";
 import type { Database } from "../db/client.ts";
+import { ConnectionBudget } from "../db/connection-budget.ts";
 import { DemoPage } from "../demo-page/assets.ts";
 import { DevRpcRelay } from "../devnet/rpc-relay.ts";
 import { Lifecycle } from "../http/lifecycle.ts";
@@ -166,9 +167,11 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     database,
     openOrders,
     orderStreams: {
-      streams: new OrderStreams(database, parts.orderFeed, (error) =>
-        logger.warn({ err: error }, "order stream ended by a failed read; its client resumes"),
-      ),
+      streams: new OrderStreams(database, parts.orderFeed, {
+        budget: new ConnectionBudget(env.STREAM_DB_CONNECTIONS),
+        onError: (error) =>
+          logger.warn({ err: error }, "order stream ended by a failed read; its client resumes"),
+      }),
       connections: parts.streamConnections,
       solvers: deployment.market.solvers,
     },

@@ -1,8 +1,10 @@
 // GET /orders/stream: an order stream (src/orders/order-stream.ts) written as Server-Sent Events, with a `retry:`
 // (jittered, so clients dropped together do not come back together), a comment heartbeat every 15 s (proxies close
-// silent connections), and the replica's stream limits (../stream-connections.ts). A solver's stream (by `solverId`
-// or `filler`) asks that solver's credentials: the execution fields are public by design, but the credentials pick
-// the solver and guard a long-lived resource.
+// silent connections), and the replica's stream limits (../stream-connections.ts). Each message is written once the
+// client has taken what was written before (the response's buffer drained), so a client that reads slowly or not
+// at all holds a bounded amount of the server's memory. A solver's stream (by `solverId` or `filler`) asks that
+// solver's credentials: the execution fields are public by design, but the credentials pick the solver and guard a
+// long-lived resource.
 import { PassThrough } from "node:stream";
 import { z } from "zod";
 import { HEARTBEAT_INTERVAL_MS } from "../../config/http-timeouts.ts";
@@ -15,7 +17,7 @@ import {
   StreamCapacityError,
   StreamClientLimitError,
 } from "../../orders/errors.ts";
-import type { OrderStreams, StreamMessage } from "../../orders/order-stream.ts";
+import type { OpenStream, OrderStreams, StreamMessage } from "../../orders/order-stream.ts";
 import { EventIdSchema, OrderStreamQuerySchema, StreamFilter } from "../../orders/stream-filter.ts";
 import type { SolverDirectory } from "../../solvers/directory.ts";
 import { MEDIA_TYPE_KEY } from "../openapi.ts";
@@ -78,7 +80,13 @@ export function orderStream(services: OrderStreamServices): Handler<typeof order
     const lastEventId = resumeId(request.headers["last-event-id"]) ?? request.query.lastEventId;
 
     const body = new PassThrough();
-    const release = services.connections.acquire(request.ip, { end: () => body.end() });
+    let stream: OpenStream | undefined;
+    const release = services.connections.acquire(request.ip, {
+      end: () => {
+        stream?.cancel();
+        if (!body.writableEnded) body.end();
+      },
+    });
     let opened: Awaited<ReturnType<OrderStreams["open"]>>;
     try {
       opened = await services.streams.open(filter, lastEventId);
@@ -90,18 +98,20 @@ export function orderStream(services: OrderStreamServices): Handler<typeof order
       release();
       return reply.code(204).send(null);
     }
-    const stream = opened;
-    const heartbeat = setInterval(() => body.write(": heartbeat\n\n"), HEARTBEAT_INTERVAL_MS);
+    stream = opened;
+    const open = opened;
+    // Only into an empty buffer: a client that takes nothing is not sent more.
+    const heartbeat = setInterval(() => {
+      if (body.writableLength === 0 && body.readableLength === 0 && !body.writableEnded)
+        body.write(": heartbeat\n\n");
+    }, HEARTBEAT_INTERVAL_MS);
     body.on("close", () => {
       clearInterval(heartbeat);
-      stream.cancel();
+      open.cancel();
       release();
     });
     body.write(`retry: ${RETRY_BASE_MS + Math.floor(Math.random() * RETRY_JITTER_MS)}\n\n`);
-    stream.run({
-      send: (message) => body.write(frame(message)),
-      close: () => body.end(),
-    });
+    writeMessages(open, body).catch(() => body.destroy());
     return (
       reply
         .header("content-type", "text/event-stream; charset=utf-8")
@@ -112,6 +122,28 @@ export function orderStream(services: OrderStreamServices): Handler<typeof order
         .send(body as never)
     );
   };
+}
+
+/** Writes each message once the body has room for it; ends the body when the messages end. */
+async function writeMessages(stream: OpenStream, body: PassThrough): Promise<void> {
+  for await (const message of stream.messages) {
+    if (body.writableEnded || body.destroyed) break;
+    if (!body.write(frame(message))) await drained(body);
+  }
+  if (!body.writableEnded && !body.destroyed) body.end();
+}
+
+/** Resolves once `body` has room again, or is gone. */
+function drained(body: PassThrough): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      body.off("drain", done);
+      body.off("close", done);
+      resolve();
+    };
+    body.on("drain", done);
+    body.on("close", done);
+  });
 }
 
 function resumeId(header: string | string[] | undefined): bigint | undefined {
