@@ -145,6 +145,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     streamConnections: new StreamConnections({
       maxConnections: env.STREAM_MAX_CONNECTIONS,
       maxPerIp: env.STREAM_MAX_PER_IP,
+      maxPerSolver: env.STREAM_MAX_PER_SOLVER,
     }),
   };
 

@@ -1581,7 +1581,7 @@ export interface paths {
                 };
                 /**
                  * @description Too many requests from this client. Error codes:
-                 *     - `TOO_MANY_STREAMS`: This client holds as many order streams as one client may (STREAM_MAX_PER_IP)
+                 *     - `TOO_MANY_STREAMS`: This client holds as many order streams as one client may (STREAM_MAX_PER_IP; a solver's own streams: STREAM_MAX_PER_SOLVER)
                  */
                 429: {
                     headers: {

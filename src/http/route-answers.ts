@@ -125,7 +125,8 @@ export const CODE_MEANINGS: Record<SwapErrorCode | PartnerErrorCode, string> = {
   REQUEST_TIMEOUT: "The request was not received in time",
   INTERNAL: "Unexpected server error",
   SERVICE_UNAVAILABLE: "The database is unavailable; retry later",
-  TOO_MANY_STREAMS: "This client holds as many order streams as one client may (STREAM_MAX_PER_IP)",
+  TOO_MANY_STREAMS:
+    "This client holds as many order streams as one client may (STREAM_MAX_PER_IP; a solver's own streams: STREAM_MAX_PER_SOLVER)",
   STREAMS_AT_CAPACITY:
     "This replica holds as many order streams as it may (STREAM_MAX_CONNECTIONS); retry later",
   noData: "No points data has been ingested yet",

@@ -3,8 +3,8 @@
 // silent connections), and the replica's stream limits (../stream-connections.ts). Each message is written once the
 // client has taken what was written before (the response's buffer drained), so a client that reads slowly or not
 // at all holds a bounded amount of the server's memory. A solver's stream (by `solverId` or `filler`) asks that
-// solver's credentials: the execution fields are public by design, but the credentials pick the solver and guard a
-// long-lived resource.
+// solver's credentials, and counts against that solver's streams instead of its address's: the execution fields
+// are public by design, but the credentials pick the solver and guard a long-lived resource.
 import { PassThrough } from "node:stream";
 import { z } from "zod";
 import { HEARTBEAT_INTERVAL_MS } from "../../config/http-timeouts.ts";
@@ -23,7 +23,7 @@ import type { SolverDirectory } from "../../solvers/directory.ts";
 import { MEDIA_TYPE_KEY } from "../openapi.ts";
 import { logAsRoutine } from "../request-log.ts";
 import type { Handler } from "../route.ts";
-import type { StreamConnections } from "../stream-connections.ts";
+import type { StreamClient, StreamConnections } from "../stream-connections.ts";
 
 /** Clients wait this long before reconnecting, plus up to RETRY_JITTER_MS. */
 export const RETRY_BASE_MS = 2000;
@@ -72,8 +72,9 @@ export interface OrderStreamServices {
 export function orderStream(services: OrderStreamServices): Handler<typeof orderStreamSchema> {
   return async (request, reply) => {
     const filter = StreamFilter.of(request.query);
+    let client: StreamClient = { ip: request.ip };
     if (filter.solverView) {
-      authorizeSolverStream(services.solvers, request.headers, filter);
+      client = { solverId: authorizeSolverStream(services.solvers, request.headers, filter) };
       // A solver's stream stands in for its polls, and is reopened as they were: at debug like them.
       logAsRoutine(request);
     }
@@ -81,7 +82,7 @@ export function orderStream(services: OrderStreamServices): Handler<typeof order
 
     const body = new PassThrough();
     let stream: OpenStream | undefined;
-    const release = services.connections.acquire(request.ip, {
+    const release = services.connections.acquire(client, {
       end: () => {
         stream?.cancel();
         if (!body.writableEnded) body.end();
@@ -153,12 +154,12 @@ function resumeId(header: string | string[] | undefined): bigint | undefined {
   return parsed.data;
 }
 
-/** A solver's stream: its credentials, and only its own orders (its id, its Executor). */
+/** A solver's stream: its credentials, and only its own orders (its id, its Executor). Returns the solver's id. */
 function authorizeSolverStream(
   solvers: OrderStreamServices["solvers"],
   headers: Record<string, string | string[] | undefined>,
   filter: StreamFilter,
-): void {
+): string {
   const solver = authenticateSolver(solvers, headers);
   const { solverId, filler } = filter.query;
   if (
@@ -166,6 +167,7 @@ function authorizeSolverStream(
     (filler !== undefined && filler !== solver.filler.toLowerCase())
   )
     throw new OtherSolverStreamError(solver.id, { solverId, filler });
+  return solver.id;
 }
 
 /** One message as an SSE event. Its data is one line: JSON has no raw newlines. */
