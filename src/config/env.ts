@@ -17,6 +17,8 @@ const EnvSchema = z.object({
   INTERNAL_API_AUTH: z.enum(["solver-secret", "network"]).default("solver-secret"),
   /** `1` lets `network` mode listen on a public address (refused otherwise). */
   INTERNAL_API_ALLOW_PUBLIC: z.enum(["0", "1"]).default("0"),
+  /** Host names (or `name:port`), comma-separated, the internal listener answers to besides its own (host-guard.ts). */
+  INTERNAL_ALLOWED_HOSTS: z.string().optional(),
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   PUBLIC_URL: z.string().url().optional(),

@@ -29,6 +29,7 @@ import {
   swapBody,
   type ValidationIssue,
 } from "./errors.ts";
+import { type AllowedHosts, guardHost } from "./host-guard.ts";
 import type { HttpMetrics } from "./metrics.ts";
 import { openApiOptions } from "./openapi.ts";
 import type { DocumentExamples } from "./openapi-examples.ts";
@@ -52,6 +53,11 @@ export interface ServerOptions {
   examples?: DocumentExamples;
   /** Client and shutdown timeouts; each one not given is DEFAULT_HTTP_TIMEOUTS'. */
   timeouts?: Partial<HttpTimeouts>;
+  /**
+   * The internal listener's guards instead of the public API's CORS: no CORS at all, and only requests whose Host
+   * names the listener (host-guard.ts).
+   */
+  internal?: { allowedHosts: AllowedHosts };
 }
 
 /** The server, its routes mounted; not listening (the composition root's start() listens). */
@@ -112,12 +118,14 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     request.log[requestLogLevel(request, status)](line, "request");
   });
 
-  await app.register(cors, {
-    origin: true,
-    exposedHeaders: ["X-Request-Id", "X-Trace-Id"],
-    // An OPTIONS request that is not a full preflight gets the same 204, not a plain-text 400 outside both envelopes.
-    strictPreflight: false,
-  });
+  if (options.internal) app.addHook("onRequest", guardHost(options.internal.allowedHosts, clock));
+  else
+    await app.register(cors, {
+      origin: true,
+      exposedHeaders: ["X-Request-Id", "X-Trace-Id"],
+      // An OPTIONS request that is not a full preflight gets the same 204, not a plain-text 400 outside both envelopes.
+      strictPreflight: false,
+    });
 
   await app.register(
     swagger,
