@@ -10,11 +10,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from "fastify";
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-} from "fastify-type-provider-zod";
+import { hasZodFastifySchemaValidationErrors, serializerCompiler } from "fastify-type-provider-zod";
 import type { Clock } from "../clock.ts";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from "../config/http-timeouts.ts";
 import { asDatabaseUnavailable } from "../db/unavailable.ts";
@@ -37,6 +33,7 @@ import { requestLogLevel } from "./request-log.ts";
 import type { App, RouteEntry } from "./route.ts";
 import { timeoutCheckIntervalMs } from "./timeouts.ts";
 import type { SluiceTypeProvider } from "./type-provider.ts";
+import { wellFormedValidatorCompiler } from "./well-formed-text.ts";
 
 export { API_VERSION } from "./openapi.ts";
 export type { App } from "./route.ts";
@@ -97,7 +94,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     },
   }).withTypeProvider<SluiceTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(wellFormedValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   boundClose(app, timeouts.shutdownMs, logger);
 
