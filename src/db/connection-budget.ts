@@ -23,7 +23,9 @@ export class ConnectionBudget {
       return await read();
     } finally {
       const next = this.#waiting.shift();
-      if (next) next();
+      // The next read starts after the event loop's pending I/O, not in this read's microtasks: back to back, reads
+      // of an in-process database (PGlite runs each on this thread) would keep requests' sockets unread meanwhile.
+      if (next) setImmediate(next);
       else this.#running -= 1;
     }
   }

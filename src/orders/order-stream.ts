@@ -9,21 +9,21 @@
 // - A stream naming orders (ids, hashes) ends (`end`) once each is final; resumed after that, it is `over` (204).
 //
 // What one stream holds is bounded whatever its client does. The snapshot is read a page at a time, the next page
-// only once the client has taken the previous one, each page in a short transaction of its own, so no connection
-// waits on a client. What the feed offers meanwhile is queued up to `maxQueuedBytes`; past that the queue is dropped
+// only once the client has taken the previous one, each page in one statement of its own, so no connection waits on
+// a client. What the feed offers meanwhile is queued up to `maxQueuedBytes`; past that the queue is dropped
 // and the stream reads those changes back from the log (which holds them all) once its client catches up. Every read
 // goes through the streams' connection budget, so streams never take the connections the request paths need.
 //
-// The snapshot's pages are read one after another, not in one snapshot of the database: an order that changed after
-// the stream's id and before its page was read is sent as it stands then, and its changes up to that state are not
-// sent again (per order, what the client sees only moves forward).
+// The snapshot's pages are read one after another, each in one statement, not in one snapshot of the database: an
+// order that changed after the stream's id and before its page was read is sent as it stands then, and its changes
+// up to that state are not sent again (per order, what the client sees only moves forward).
 import type { Database, RawQuery } from "../db/client.ts";
 import type { ConnectionBudget } from "../db/connection-budget.ts";
 import type { Cursor } from "./cursor.ts";
 import { LOG_PAGE_SIZE, type LoggedChange, queryOf, readChangesAfter, readLogBounds } from "./event-log.ts";
 import type { FeedSubscriber, OrderFeed } from "./order-feed.ts";
 import { orderJson } from "./order-json.ts";
-import { type OrderListRow, pageSql } from "./page-query.ts";
+import { type OrderListRow, pageSql, statementName } from "./page-query.ts";
 import { isFinal, type StreamFilter } from "./stream-filter.ts";
 
 export type StreamMessage =
@@ -67,8 +67,8 @@ export interface OrderStreamsOptions {
 /** Reads of the streams, each taking its turn in the streams' connection budget. */
 interface StreamReads {
   read<T>(fn: (query: RawQuery) => Promise<T>): Promise<T>;
-  /** `fn`'s queries in one repeatable-read transaction. */
-  readConsistently<T>(fn: (query: RawQuery) => Promise<T>): Promise<T>;
+  /** One statement, which may be a named prepared one. */
+  readStatement<T>(fn: (query: Database["query"]) => Promise<T>): Promise<T>;
 }
 
 export class OrderStreams {
@@ -84,7 +84,8 @@ export class OrderStreams {
     const { budget } = options;
     this.#reads = {
       read: (fn) => budget.run(() => fn(queryOf(database))),
-      readConsistently: (fn) => budget.run(() => database.readConsistently(fn)),
+      readStatement: (fn) =>
+        budget.run(() => fn((text, params, options) => database.query(text, params, options))),
     };
     this.#maxQueuedBytes = options.maxQueuedBytes ?? MAX_QUEUED_BYTES;
     this.#onError = options.onError ?? (() => {});
@@ -138,24 +139,31 @@ type Start =
       resync?: { lastEventId: bigint; oldestResumableId: bigint };
     };
 
-/** The page of the snapshot after `after`, and which of its orders changed after `lastId`, in one transaction. */
-async function readSnapshotPage(
-  query: RawQuery,
+/**
+ * The page of the snapshot after `after`, each row with the id of its order's newest change after `lastId` (null
+ * when none), in one statement: one snapshot of the database, one round trip, a prepared statement. Only the
+ * log's changes after `lastId` are scanned (its primary key): a few, unless the client is slow.
+ */
+function readSnapshotPage(
+  query: Database["query"],
   filter: StreamFilter,
   lastId: bigint,
   after: Cursor | undefined,
-): Promise<{ rows: OrderListRow[]; changedAfter: Map<string, bigint> }> {
-  const { text, params } = pageSql(filter.snapshotQuery(), after, SNAPSHOT_PAGE_SIZE);
-  const rows = await query<OrderListRow>(text, params);
-  if (rows.length === 0) return { rows, changedAfter: new Map() };
-  // Only the changes after the snapshot's id are scanned (the log's primary key): a few, unless the client is slow.
-  const changed = await query<{ order_id: string; id: string }>(
-    `select order_id::text as order_id, max(id)::text as id from order_events
-      where id > $1::bigint and order_id = any($2::uuid[])
-      group by order_id`,
-    [lastId.toString(), rows.map((row) => row.order_id)],
-  );
-  return { rows, changedAfter: new Map(changed.map((row) => [row.order_id, BigInt(row.id)])) };
+): Promise<Array<OrderListRow & { changed_after: string | null }>> {
+  const page = pageSql(filter.snapshotQuery(), after, SNAPSHOT_PAGE_SIZE);
+  const params = [...page.params, lastId.toString()];
+  // The snapshot's order is newest first (snapshotQuery); sort_value prints the instant so that text order is time
+  // order.
+  const text = `with page as materialized (${page.text}),
+      changed as (
+        select order_id, max(id) as id from order_events
+        where id > $${params.length}::bigint and order_id in (select order_id from page)
+        group by order_id
+      )
+    select page.*, changed.id::text as changed_after
+    from page left join changed using (order_id)
+    order by page.sort_value desc, page.order_id desc`;
+  return query(text, params, { name: statementName(text) });
 }
 
 /** Each change's record as JSON per view (with or without execution fields), made once however many streams get it. */
@@ -236,9 +244,12 @@ class OrderStream implements FeedSubscriber {
   }
 
   async #readPage(lastId: bigint, after: Cursor | undefined): Promise<SnapshotPage> {
-    const { rows, changedAfter } = await this.reads.readConsistently((query) =>
+    const rows = await this.reads.readStatement((query) =>
       readSnapshotPage(query, this.filter, lastId, after),
     );
+    const changedAfter = new Map<string, bigint>();
+    for (const row of rows)
+      if (row.changed_after !== null) changedAfter.set(row.order_id, BigInt(row.changed_after));
     // Each named order's finality as the snapshot sends it: nothing reads it before the snapshot is sent.
     for (const row of rows) this.#track(row);
     const last = rows.at(-1);
