@@ -7,7 +7,9 @@
 // - won order → winning solver: B's solver streams with credentials (B is given the solvers' secrets; the devnet
 //   keeps its own in memory), so PostgreSQL only, and across replicas;
 // - held streams: N idle `?swapper=` streams on A (server RSS before and after), then one swap by a wallet that
-//   1,000 more streams watch: each change's delivery to all of them.
+//   1,000 more streams watch: each change's delivery to all of them;
+// - held snapshots (stream-snapshots.ts): streams of a 30,000-order swapper whose clients never read (RSS), /quote
+//   while more of them open, and one client reading the whole snapshot.
 
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -27,6 +29,12 @@ import { startSluiceServer } from "../lib/sluice-server.ts";
 import { listenSse, type ReceivedEvent, type SseListener } from "../lib/sse-listener.ts";
 import { machineLine, runConditions } from "../lib/suite-report.ts";
 import { formatNumber, markdownTable } from "../lib/table.ts";
+import {
+  HELD_SNAPSHOTS,
+  type HeldSnapshotsRun,
+  measureHeldSnapshots,
+  storeSwapperHistory,
+} from "./stream-snapshots.ts";
 import { submitSwap } from "./swap-fill-client.ts";
 import { readEndpoints } from "./swap-fill-latency.ts";
 import type { BenchSuite } from "./types.ts";
@@ -61,6 +69,7 @@ interface StreamRun {
   wonToSolverB: Latencies | null;
   idle: { streams: number; rssBeforeMb: number; rssAfterMb: number; heapUsedDeltaMb: number };
   fanOut: { streams: number; newOrder: Latencies; fill: Latencies };
+  heldSnapshots: HeldSnapshotsRun;
   loadAverage: number;
 }
 
@@ -97,11 +106,14 @@ async function runOnDatabase(kind: BenchDatabaseKind, idleStreams: number): Prom
   const database = kind === "postgres" ? ownDatabase(kind, "stream") : pgliteDatabase(dataDir);
   const servers: RunningProcess[] = [];
   const listeners: SseListener[] = [];
-  const streamCap = String(idleStreams + STREAM_BENCH.fanOutStreams + 100);
+  const heldSnapshotStreams = HELD_SNAPSHOTS.held + HELD_SNAPSHOTS.perSecond * HELD_SNAPSHOTS.seconds + 1;
+  const streamCap = String(idleStreams + STREAM_BENCH.fanOutStreams + heldSnapshotStreams + 100);
   const streamEnv = { STREAM_MAX_CONNECTIONS: streamCap, STREAM_MAX_PER_IP: streamCap };
   try {
     await database.reset();
-    if (kind === "postgres") await (await database.open()).close();
+    // Stored before the devnet starts: it holds an embedded database alone.
+    log(`${kind}: storing a swapper's ${HELD_SNAPSHOTS.orders} orders`);
+    await storeSwapperHistory(await database.open());
     const databaseVersion = await database.version();
     const databaseEnv = kind === "postgres" ? database.serveEnv : { DATABASE_URL: "" };
     log(`${kind}: starting the devnet (replica A)`);
@@ -198,6 +210,9 @@ async function runOnDatabase(kind: BenchDatabaseKind, idleStreams: number): Prom
       watchers.map((w) => w.first(isNew, STREAM_BENCH.eventTimeoutMs)),
     );
     const fanFills = await Promise.all(watchers.map((w) => firstFill(w)));
+    const heldSnapshots = await measureHeldSnapshots(endpoints, a.child.pid!, (message) =>
+      log(`${kind}: ${message}`),
+    );
     log(`${kind}: done; reading the log's times`);
 
     for (const listener of listeners.splice(0)) listener.close();
@@ -222,6 +237,7 @@ async function runOnDatabase(kind: BenchDatabaseKind, idleStreams: number): Prom
         newOrder: sinceCommit(newOrderEvents),
         fill: sinceCommit(fanFills),
       },
+      heldSnapshots,
       loadAverage: loadAverage(),
     };
   } finally {
@@ -342,10 +358,15 @@ function formatReport(
         row(`fill → ${run.fanOut.streams} streams of one swapper (A)`, run.fanOut.fill, targets.fanOutMs),
       ],
     );
+    const held = run.heldSnapshots;
+    const heldRss = held.rss.peakMb - held.rss.beforeMb;
+    const heldLine = `Held snapshots: ${held.held} streams of a swapper with ${formatNumber(held.orders)} orders whose clients never read: server RSS ${formatNumber(held.rss.beforeMb)} → peak ${formatNumber(held.rss.peakMb)} MB (**+${formatNumber(heldRss)} MB**, ${formatNumber(held.rss.afterMb)} MB 3 s after; target < ${HELD_SNAPSHOTS.targets.heldRssMb} MB: ${heldRss < HELD_SNAPSHOTS.targets.heldRssMb ? "pass" : "fail"}). Then ${held.opening.asked} more asked for at ${HELD_SNAPSHOTS.perSecond} a second (${held.opening.answered200} answered 200) while /quote and /solvers were asked ${held.opening.requests} times: ${held.opening.non200} not 200 (target 0: ${held.opening.non200 === 0 ? "pass" : "fail"}), p50 ${formatNumber(held.opening.p50Ms, 1)} ms, p99 ${formatNumber(held.opening.p99Ms, 1)} ms. One client read the whole snapshot (${formatNumber(held.reader.snapshots)} events, ${formatNumber(held.reader.mb, 1)} MB) in ${formatNumber(held.reader.seconds, 1)} s.`;
     return [
       `##### ${run.databaseVersion}`,
       "",
       table,
+      "",
+      heldLine,
       "",
       `Held streams: ${formatNumber(run.idle.streams)} idle \`?swapper=\` streams on A: server RSS ${formatNumber(run.idle.rssBeforeMb)} → ${formatNumber(run.idle.rssAfterMb)} MB (**+${formatNumber(rss)} MB**, V8 heap used ${run.idle.heapUsedDeltaMb >= 0 ? "+" : ""}${formatNumber(run.idle.heapUsedDeltaMb)} MB); target < ${targets.idleRssMb} MB: ${rss < targets.idleRssMb ? "pass" : "fail"}. The ${run.fanOut.streams} fan-out streams were opened beside them. Load average at the end ${run.loadAverage}.`,
     ].join("\n");

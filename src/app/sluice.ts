@@ -5,7 +5,8 @@
 // read models, the solver logos, the order events and the open-orders cache, and — for a deployment — the chain
 // client, block tracker, solvers, inventory, discounts, market, quotes, orders, liquidity and indexer
 // (deployment.ts); then the route table and two HTTP servers from it: the public one (HOST/PORT) and the internal
-// one (INTERNAL_HOST/INTERNAL_PORT: the internal discount API and /metrics), guarded per INTERNAL_API_AUTH.
+// one (INTERNAL_HOST/INTERNAL_PORT: the internal discount API and /metrics), guarded per INTERNAL_API_AUTH and
+// answering no CORS and no Host that does not name it (http/host-guard.ts).
 //
 // start(): listen (both) → bind the stored swap state to the chain → start the workers (block tracker, indexer, discount
 // expiry). stop(), in reverse, once: /health turns 503 for SHUTDOWN_GRACE_MS → both HTTP servers close (in-flight
@@ -16,8 +17,10 @@ import { AdminGuard } from "../admin/token.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { checkInternalListener, DEFAULT_INTERNAL_PORT, type Env, httpTimeouts } from "../config/env.ts";
 import type { Database } from "../db/client.ts";
+import { ConnectionBudget } from "../db/connection-budget.ts";
 import { DemoPage } from "../demo-page/assets.ts";
 import { DevRpcRelay } from "../devnet/rpc-relay.ts";
+import { internalAllowedHosts } from "../http/host-guard.ts";
 import { Lifecycle } from "../http/lifecycle.ts";
 import { createHttpMetrics, registerCooldownGauge } from "../http/metrics.ts";
 import { documentExamples } from "../http/openapi-examples.ts";
@@ -152,6 +155,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     streamConnections: new StreamConnections({
       maxConnections: env.STREAM_MAX_CONNECTIONS,
       maxPerIp: env.STREAM_MAX_PER_IP,
+      maxPerSolver: env.STREAM_MAX_PER_SOLVER,
     }),
   };
 
@@ -174,9 +178,11 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     database,
     openOrders,
     orderStreams: {
-      streams: new OrderStreams(database, parts.orderFeed, (error) =>
-        logger.warn({ err: error }, "order stream ended by a failed read; its client resumes"),
-      ),
+      streams: new OrderStreams(database, parts.orderFeed, {
+        budget: new ConnectionBudget(env.STREAM_DB_CONNECTIONS),
+        onError: (error) =>
+          logger.warn({ err: error }, "order stream ended by a failed read; its client resumes"),
+      }),
       connections: parts.streamConnections,
       solvers: deployment.market.solvers,
     },
@@ -240,6 +246,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   const internalHttp = await buildServer({
     ...serverOptions,
     routes: routes.filter((r) => r.listener === "internal"),
+    internal: { allowedHosts: internalAllowedHosts(env.INTERNAL_HOST, env.INTERNAL_ALLOWED_HOSTS) },
   });
 
   // Rounds answered but not yet stored are written before the server's close completes (and so before the database

@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   INTERNAL_API_AUTH: z.enum(["solver-secret", "network"]).default("solver-secret"),
   /** `1` lets `network` mode listen on a public address (refused otherwise). */
   INTERNAL_API_ALLOW_PUBLIC: z.enum(["0", "1"]).default("0"),
+  /** Host names (or `name:port`), comma-separated, the internal listener answers to besides its own (host-guard.ts). */
+  INTERNAL_ALLOWED_HOSTS: z.string().optional(),
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   PUBLIC_URL: z.string().url().optional(),
@@ -55,6 +57,10 @@ const EnvSchema = z.object({
   STREAM_MAX_CONNECTIONS: z.coerce.number().int().min(0).default(10_000),
   /** Order streams one client address holds on one replica at most; beyond it, 429. */
   STREAM_MAX_PER_IP: z.coerce.number().int().min(1).default(100),
+  /** A solver's own streams (with its credentials) one replica holds at most, whatever their address; beyond, 429. */
+  STREAM_MAX_PER_SOLVER: z.coerce.number().int().min(1).default(10),
+  /** Database connections the order streams read on at once, out of the pool (10 on PostgreSQL). */
+  STREAM_DB_CONNECTIONS: z.coerce.number().int().min(1).default(2),
   /** Order changes are kept this long: a stream resumes from any id not older. */
   STREAM_RETENTION_HOURS: z.coerce
     .number()

@@ -95,6 +95,7 @@ export const STATUS_MEANINGS: Record<number, string> = {
   410: "Gone",
   413: "Payload too large (the body limit is 1 MiB)",
   415: "Unsupported media type (send `Content-Type: application/json`)",
+  421: "Misdirected request: the Host is not one this listener answers to",
   429: "Too many requests from this client",
   500: "Internal error",
   503: "Service unavailable: retry later",
@@ -133,9 +134,11 @@ export const CODE_MEANINGS: Record<SwapErrorCode | PartnerErrorCode, string> = {
   MALFORMED_REQUEST: "The request line or headers are malformed",
   HEADERS_TOO_LARGE: "The headers are over 16 KB",
   REQUEST_TIMEOUT: "The request was not received in time",
+  MISDIRECTED_REQUEST: "The internal listener does not answer to that Host (INTERNAL_ALLOWED_HOSTS)",
   INTERNAL: "Unexpected server error",
   SERVICE_UNAVAILABLE: "The database is unavailable; retry later",
-  TOO_MANY_STREAMS: "This client holds as many order streams as one client may (STREAM_MAX_PER_IP)",
+  TOO_MANY_STREAMS:
+    "This client holds as many order streams as one client may (STREAM_MAX_PER_IP; a solver's own streams: STREAM_MAX_PER_SOLVER)",
   STREAMS_AT_CAPACITY:
     "This replica holds as many order streams as it may (STREAM_MAX_CONNECTIONS); retry later",
   noData: "No points data has been ingested yet",

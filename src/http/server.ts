@@ -10,11 +10,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from "fastify";
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-} from "fastify-type-provider-zod";
+import { hasZodFastifySchemaValidationErrors, serializerCompiler } from "fastify-type-provider-zod";
 import type { Clock } from "../clock.ts";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from "../config/http-timeouts.ts";
 import { asDatabaseUnavailable } from "../db/unavailable.ts";
@@ -29,6 +25,7 @@ import {
   swapBody,
   type ValidationIssue,
 } from "./errors.ts";
+import { type AllowedHosts, guardHost } from "./host-guard.ts";
 import type { HttpMetrics } from "./metrics.ts";
 import { openApiOptions } from "./openapi.ts";
 import type { DocumentExamples } from "./openapi-examples.ts";
@@ -36,6 +33,7 @@ import { requestLogLevel } from "./request-log.ts";
 import type { App, RouteEntry } from "./route.ts";
 import { timeoutCheckIntervalMs } from "./timeouts.ts";
 import type { SluiceTypeProvider } from "./type-provider.ts";
+import { wellFormedValidatorCompiler } from "./well-formed-text.ts";
 
 export { API_VERSION } from "./openapi.ts";
 export type { App } from "./route.ts";
@@ -52,6 +50,11 @@ export interface ServerOptions {
   examples?: DocumentExamples;
   /** Client and shutdown timeouts; each one not given is DEFAULT_HTTP_TIMEOUTS'. */
   timeouts?: Partial<HttpTimeouts>;
+  /**
+   * The internal listener's guards instead of the public API's CORS: no CORS at all, and only requests whose Host
+   * names the listener (host-guard.ts).
+   */
+  internal?: { allowedHosts: AllowedHosts };
 }
 
 /** The server, its routes mounted; not listening (the composition root's start() listens). */
@@ -91,7 +94,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     },
   }).withTypeProvider<SluiceTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(wellFormedValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   boundClose(app, timeouts.shutdownMs, logger);
 
@@ -112,12 +115,14 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     request.log[requestLogLevel(request, status)](line, "request");
   });
 
-  await app.register(cors, {
-    origin: true,
-    exposedHeaders: ["X-Request-Id", "X-Trace-Id", "Retry-After"],
-    // An OPTIONS request that is not a full preflight gets the same 204, not a plain-text 400 outside both envelopes.
-    strictPreflight: false,
-  });
+  if (options.internal) app.addHook("onRequest", guardHost(options.internal.allowedHosts, clock));
+  else
+    await app.register(cors, {
+      origin: true,
+      exposedHeaders: ["X-Request-Id", "X-Trace-Id", "Retry-After"],
+      // An OPTIONS request that is not a full preflight gets the same 204, not a plain-text 400 outside both envelopes.
+      strictPreflight: false,
+    });
 
   await app.register(
     swagger,

@@ -1,11 +1,14 @@
 // Long-lived responses are a resource: each holds a socket and a file descriptor until its client goes. This bounds
-// them per replica (STREAM_MAX_CONNECTIONS: 503 beyond it) and per client address (STREAM_MAX_PER_IP: 429), and
-// ends them all when the server starts closing, so they never hold a graceful shutdown.
+// them per replica (STREAM_MAX_CONNECTIONS: 503 beyond it) and per client (429 beyond it): per client address
+// (STREAM_MAX_PER_IP), or, for a solver's stream (authenticated by its credentials), per solver
+// (STREAM_MAX_PER_SOLVER), so solvers sharing an address (the devnet's, behind one balancer) do not take the
+// address's streams. It ends them all when the server starts closing, so they never hold a graceful shutdown.
 import { StreamCapacityError, StreamClientLimitError } from "../orders/errors.ts";
 
 export interface StreamLimits {
   maxConnections: number;
   maxPerIp: number;
+  maxPerSolver: number;
 }
 
 export interface HeldStream {
@@ -13,9 +16,12 @@ export interface HeldStream {
   end(): void;
 }
 
+/** Who a stream counts against: its client's address, or the solver whose credentials opened it. */
+export type StreamClient = { ip: string } | { solverId: string };
+
 export class StreamConnections {
   readonly #open = new Set<HeldStream>();
-  readonly #perIp = new Map<string, number>();
+  readonly #perClient = new Map<string, number>();
   #closing = false;
 
   constructor(readonly limits: StreamLimits) {}
@@ -24,22 +30,26 @@ export class StreamConnections {
     return this.#open.size;
   }
 
-  /** Counts a new stream from `ip`, or throws when a limit is reached; the returned function releases it. */
-  acquire(ip: string, stream: HeldStream): () => void {
+  /** Counts a new stream of `client`, or throws when a limit is reached; the returned function releases it. */
+  acquire(client: StreamClient, stream: HeldStream): () => void {
     if (this.#closing || this.#open.size >= this.limits.maxConnections)
       throw new StreamCapacityError(this.limits.maxConnections);
-    const fromIp = this.#perIp.get(ip) ?? 0;
-    if (fromIp >= this.limits.maxPerIp) throw new StreamClientLimitError(this.limits.maxPerIp);
+    const [key, limit] =
+      "solverId" in client
+        ? [`solver:${client.solverId}`, this.limits.maxPerSolver]
+        : [`ip:${client.ip}`, this.limits.maxPerIp];
+    const held = this.#perClient.get(key) ?? 0;
+    if (held >= limit) throw new StreamClientLimitError(limit);
     this.#open.add(stream);
-    this.#perIp.set(ip, fromIp + 1);
+    this.#perClient.set(key, held + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.#open.delete(stream);
-      const left = (this.#perIp.get(ip) ?? 1) - 1;
-      if (left > 0) this.#perIp.set(ip, left);
-      else this.#perIp.delete(ip);
+      const left = (this.#perClient.get(key) ?? 1) - 1;
+      if (left > 0) this.#perClient.set(key, left);
+      else this.#perClient.delete(key);
     };
   }
 

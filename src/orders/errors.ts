@@ -111,7 +111,7 @@ export class StreamCapacityError extends BaseError {
   }
 }
 
-/** One client address holds STREAM_MAX_PER_IP streams on this replica already. */
+/** One client address holds STREAM_MAX_PER_IP streams on this replica already (a solver: STREAM_MAX_PER_SOLVER). */
 export class StreamClientLimitError extends BaseError {
   override name = "StreamClientLimitError";
   constructor(limit: number) {

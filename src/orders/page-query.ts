@@ -118,7 +118,8 @@ export function pageSql(
 // query has (values are parameters), so there are at most 2,048, and in practice the few combinations clients use.
 const statementNames = new Map<string, string>();
 
-function statementName(text: string): string {
+/** A prepared statement's name for `text` (PostgreSQL parses and plans it once per connection). */
+export function statementName(text: string): string {
   let name = statementNames.get(text);
   if (name === undefined) {
     name = `orders_page_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`;

@@ -3,7 +3,8 @@
 // bad JSON, wrong content types, traversal segments. Half of them change one field of a valid request, so the
 // handlers themselves run, not only validation. No answer may be a 5xx, and every error must come in its route's
 // envelope: `{errorCode, errorMessage}` under /entities and /points, the swap-flow envelope with an X-Request-Id
-// everywhere else.
+// everywhere else. And text PostgreSQL cannot store (a lone UTF-16 surrogate, a NUL character) in any string of any
+// body or query is refused at validation: 400, field by field, never a 5xx nor a 200 that stored nothing.
 //
 // Seeded and bounded: a failure names the seed, and SLUICE_FUZZ_SEED=<seed> replays exactly those requests.
 import { randomInt } from "node:crypto";
@@ -104,6 +105,15 @@ const CONTROL_CHARACTERS = [
   "\u009f",
 ];
 
+/** Text that is not well-formed Unicode, or holds a NUL: PostgreSQL's text and jsonb refuse both. */
+const UNSTORABLE_TEXT = ["\ud800", "\udfff", "\udc00\ud800", "\ud83e", "\u0000"];
+
+/** `valid` with unstorable text at its start, inside or at its end. */
+function unstorable(pick: Picker, valid: string): string {
+  const at = pick.int(valid.length + 1);
+  return `${valid.slice(0, at)}${pick.pick(UNSTORABLE_TEXT)}${valid.slice(at)}`;
+}
+
 /** A string that breaks some rule, often derived from the valid one. */
 function badString(pick: Picker, valid: string): string {
   const at = pick.int(valid.length + 1);
@@ -137,7 +147,7 @@ function badString(pick: Picker, valid: string): string {
     case 5:
       return `${valid.slice(0, at)}${pick.pick(CONTROL_CHARACTERS)}${valid.slice(at)}`;
     case 6:
-      return `${valid.slice(0, at)}${pick.pick(["\u2028", "\ud800", "\ufeff", "\u202e", "🦀", "é", "１", "٣"])}${valid.slice(at)}`;
+      return `${valid.slice(0, at)}${pick.pick(["\u2028", "\ud800", "\udc00", "\ufeff", "\u202e", "🦀", "é", "１", "٣"])}${valid.slice(at)}`;
     case 7:
       return "x".repeat(1 + pick.int(pick.chance(0.2) ? 20_000 : 600));
     case 8:
@@ -646,7 +656,8 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
         token: chain.core.tokens.rwa,
         amount: "1000000000000000000",
       })),
-      post("/quote", () => json(quoteBody)),
+      // With solverIds: a list of strings the round stores.
+      post("/quote", () => json({ ...quoteBody, solverIds: ["ext_alpha"] })),
       post("/order", () => json({ quote: entry.quote, signature })),
       // The quote round's results, not public yet (the clock stays before its deadline): 409 AUCTION_OPEN.
       get(
@@ -677,6 +688,7 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
       post("/liquidity-batch", () => ({ tokensIn: [chain.core.tokens.rwa], solverId: "ext_alpha" })),
       get("/solvers"),
       get("/solvers/{id}", () => ({ ...none(), params: { id: "ext_alpha" } })),
+      get("/deployment"),
       post("/discount", () => json(another.body), [200, 409]),
       get("/dev/faucet"),
       post("/dev/faucet", () => ({ walletAddress: chain.accounts.other.address })),
@@ -780,5 +792,51 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
         `seed ${seed}: ${operation.method} ${operation.path} answered only ${seen.join(", ")}`,
       ).toBe(true);
     }
+  });
+
+  it("refuses unstorable text (a lone surrogate, a NUL) in every string of every body and query with 400", async () => {
+    const pick = new Picker(mulberry32(SEED + 7));
+    const requests: Array<{ operation: Operation; request: FuzzRequest }> = [];
+    for (const operation of operations) {
+      const parts = operation.valid();
+      for (const [name, value] of Object.entries(parts.query)) {
+        const valid = operation.valid();
+        // A URL carries no lone surrogate (its percent-encoding is UTF-8): a NUL is what a query can hold.
+        const bad = (text: string) => `${text.slice(0, 2)}\u0000${text.slice(2)}`;
+        valid.query[name] = Array.isArray(value) ? [value[0]!, bad(value[0]!)] : bad(value);
+        requests.push({ operation, request: render(operation, valid, `query parameter ${name}`) });
+      }
+      if (parts.body === undefined) continue;
+      for (const path of jsonPaths(parts.body)) {
+        const value = getAt(parts.body, path);
+        if (typeof value !== "string") continue;
+        const valid = operation.valid();
+        valid.body = setAt(valid.body!, path, unstorable(pick, value));
+        requests.push({ operation, request: render(operation, valid, `body ${path.join(".")}`) });
+      }
+      // A key the route keeps nowhere, and one in an object it stores whole.
+      const keyed = operation.valid();
+      if (keyed.body && typeof keyed.body === "object" && !Array.isArray(keyed.body)) {
+        keyed.body = { ...keyed.body, [`x${pick.pick(UNSTORABLE_TEXT)}`]: "1" };
+        requests.push({ operation, request: render(operation, keyed, "body key") });
+      }
+    }
+    expect(requests.length).toBeGreaterThan(40);
+    const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+    const wrong: string[] = [];
+    try {
+      await runAll(requests, CONCURRENCY, async ({ operation, request }) => {
+        const target = operation.prefix === "/api-internal/v1" ? internalPort : port;
+        const answer = await send(target, agent, request);
+        const problem = answer.status === 400 ? judge(request, answer) : `${answer.status}`;
+        if (problem)
+          wrong.push(
+            `${operation.method} ${operation.path} ${request.mutation}: ${problem} ${answer.body.slice(0, 200)}`,
+          );
+      });
+    } finally {
+      agent.destroy();
+    }
+    expect(wrong, `SLUICE_FUZZ_SEED=${SEED} replays it`).toEqual([]);
   });
 });

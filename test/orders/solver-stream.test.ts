@@ -1,6 +1,8 @@
 // A solver's order stream (`solverId=` or `filler=`): 401 without its credentials (and no execution fields), 403
 // for another solver's orders, and with them its open orders with the execution fields, each new order assigned to
-// it at once, never another solver's.
+// it at once, never another solver's. Its streams count against the solver (STREAM_MAX_PER_SOLVER), not against
+// its address's STREAM_MAX_PER_IP.
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sluice } from "../../src/app/sluice.ts";
 import type { Database } from "../../src/db/client.ts";
@@ -9,7 +11,7 @@ import { createTestDatabase } from "../support/db.ts";
 import { hex, newOrder } from "../support/order-rows.ts";
 import { changeOrderStatus } from "../support/orders.ts";
 import { createTestServer, placeholderDeployment, unstartedDeployment } from "../support/server.ts";
-import { listenForOrderStreams, openSse, type SseEvent } from "../support/sse.ts";
+import { listenForOrderStreams, openSse, type SseEvent, type SseStream } from "../support/sse.ts";
 
 const at = new Date(Date.UTC(2026, 5, 1));
 const ALPHA_FILLER = hex(40, 0xa1);
@@ -43,6 +45,7 @@ describe("a solver's order stream", () => {
           solvers: [solverConfig("ext_alpha", ALPHA_FILLER), solverConfig("ext_beta", BETA_FILLER)],
         }),
       ),
+      env: { STREAM_MAX_PER_IP: "2", STREAM_MAX_PER_SOLVER: "3" },
     }));
     base = await listenForOrderStreams(sluice.parts.orderFeed, sluice.http);
     repository = new OrderRepository(database, sluice.parts.orderEvents);
@@ -122,6 +125,31 @@ describe("a solver's order stream", () => {
     } finally {
       byId.close();
       byFiller.close();
+    }
+  });
+
+  it("counts a solver's streams against the solver, not against its address", async () => {
+    const held: SseStream[] = [];
+    try {
+      // The address's two wallet streams: its cap is reached.
+      for (let i = 0; i < 2; i++) held.push(await openSse(`${base}?orderId=${randomUUID()}`));
+      expect(held.map((stream) => stream.status)).toEqual([200, 200]);
+      const third = await openSse(`${base}?orderId=${randomUUID()}`);
+      expect([third.status, JSON.parse(third.body).error.code]).toEqual([429, "TOO_MANY_STREAMS"]);
+
+      // From the same address, each solver still opens its own streams, up to its own cap.
+      for (const query of ["solverId=ext_alpha", `filler=${ALPHA_FILLER}`, "solverId=ext_alpha"])
+        held.push(await openSse(`${base}?${query}`, credentials("ext_alpha")));
+      held.push(await openSse(`${base}?solverId=ext_beta`, credentials("ext_beta")));
+      expect(held.map((stream) => stream.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      const fourth = await openSse(`${base}?solverId=ext_alpha`, credentials("ext_alpha"));
+      expect(fourth.status).toBe(429);
+      expect(JSON.parse(fourth.body).error).toMatchObject({
+        code: "TOO_MANY_STREAMS",
+        details: { limit: 3 },
+      });
+    } finally {
+      for (const stream of held) stream.close();
     }
   });
 });

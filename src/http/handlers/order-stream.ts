@@ -1,8 +1,10 @@
 // GET /orders/stream: an order stream (src/orders/order-stream.ts) written as Server-Sent Events, with a `retry:`
 // (jittered, so clients dropped together do not come back together), a comment heartbeat every 15 s (proxies close
-// silent connections), and the replica's stream limits (../stream-connections.ts). A solver's stream (by `solverId`
-// or `filler`) asks that solver's credentials: the execution fields are public by design, but the credentials pick
-// the solver and guard a long-lived resource.
+// silent connections), and the replica's stream limits (../stream-connections.ts). Each message is written once the
+// client has taken what was written before (the response's buffer drained), so a client that reads slowly or not
+// at all holds a bounded amount of the server's memory. A solver's stream (by `solverId` or `filler`) asks that
+// solver's credentials, and counts against that solver's streams instead of its address's: the execution fields
+// are public by design, but the credentials pick the solver and guard a long-lived resource.
 import { PassThrough } from "node:stream";
 import { z } from "zod";
 import { HEARTBEAT_INTERVAL_MS } from "../../config/http-timeouts.ts";
@@ -15,13 +17,13 @@ import {
   StreamCapacityError,
   StreamClientLimitError,
 } from "../../orders/errors.ts";
-import type { OrderStreams, StreamMessage } from "../../orders/order-stream.ts";
+import type { OpenStream, OrderStreams, StreamMessage } from "../../orders/order-stream.ts";
 import { EventIdSchema, OrderStreamQuerySchema, StreamFilter } from "../../orders/stream-filter.ts";
 import type { SolverDirectory } from "../../solvers/directory.ts";
 import { MEDIA_TYPE_KEY } from "../openapi.ts";
 import { logAsRoutine } from "../request-log.ts";
 import type { Handler } from "../route.ts";
-import type { StreamConnections } from "../stream-connections.ts";
+import type { StreamClient, StreamConnections } from "../stream-connections.ts";
 
 /** Clients wait this long before reconnecting, plus up to RETRY_JITTER_MS. */
 export const RETRY_BASE_MS = 2000;
@@ -70,15 +72,22 @@ export interface OrderStreamServices {
 export function orderStream(services: OrderStreamServices): Handler<typeof orderStreamSchema> {
   return async (request, reply) => {
     const filter = StreamFilter.of(request.query);
+    let client: StreamClient = { ip: request.ip };
     if (filter.solverView) {
-      authorizeSolverStream(services.solvers, request.headers, filter);
+      client = { solverId: authorizeSolverStream(services.solvers, request.headers, filter) };
       // A solver's stream stands in for its polls, and is reopened as they were: at debug like them.
       logAsRoutine(request);
     }
     const lastEventId = resumeId(request.headers["last-event-id"]) ?? request.query.lastEventId;
 
     const body = new PassThrough();
-    const release = services.connections.acquire(request.ip, { end: () => body.end() });
+    let stream: OpenStream | undefined;
+    const release = services.connections.acquire(client, {
+      end: () => {
+        stream?.cancel();
+        if (!body.writableEnded) body.end();
+      },
+    });
     let opened: Awaited<ReturnType<OrderStreams["open"]>>;
     try {
       opened = await services.streams.open(filter, lastEventId);
@@ -90,18 +99,20 @@ export function orderStream(services: OrderStreamServices): Handler<typeof order
       release();
       return reply.code(204).send(null);
     }
-    const stream = opened;
-    const heartbeat = setInterval(() => body.write(": heartbeat\n\n"), HEARTBEAT_INTERVAL_MS);
+    stream = opened;
+    const open = opened;
+    // Only into an empty buffer: a client that takes nothing is not sent more.
+    const heartbeat = setInterval(() => {
+      if (body.writableLength === 0 && body.readableLength === 0 && !body.writableEnded)
+        body.write(": heartbeat\n\n");
+    }, HEARTBEAT_INTERVAL_MS);
     body.on("close", () => {
       clearInterval(heartbeat);
-      stream.cancel();
+      open.cancel();
       release();
     });
     body.write(`retry: ${RETRY_BASE_MS + Math.floor(Math.random() * RETRY_JITTER_MS)}\n\n`);
-    stream.run({
-      send: (message) => body.write(frame(message)),
-      close: () => body.end(),
-    });
+    writeMessages(open, body).catch(() => body.destroy());
     return (
       reply
         .header("content-type", "text/event-stream; charset=utf-8")
@@ -114,6 +125,28 @@ export function orderStream(services: OrderStreamServices): Handler<typeof order
   };
 }
 
+/** Writes each message once the body has room for it; ends the body when the messages end. */
+async function writeMessages(stream: OpenStream, body: PassThrough): Promise<void> {
+  for await (const message of stream.messages) {
+    if (body.writableEnded || body.destroyed) break;
+    if (!body.write(frame(message))) await drained(body);
+  }
+  if (!body.writableEnded && !body.destroyed) body.end();
+}
+
+/** Resolves once `body` has room again, or is gone. */
+function drained(body: PassThrough): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      body.off("drain", done);
+      body.off("close", done);
+      resolve();
+    };
+    body.on("drain", done);
+    body.on("close", done);
+  });
+}
+
 function resumeId(header: string | string[] | undefined): bigint | undefined {
   if (header === undefined) return undefined;
   const parsed = EventIdSchema.safeParse(Array.isArray(header) ? header[0] : header);
@@ -121,12 +154,12 @@ function resumeId(header: string | string[] | undefined): bigint | undefined {
   return parsed.data;
 }
 
-/** A solver's stream: its credentials, and only its own orders (its id, its Executor). */
+/** A solver's stream: its credentials, and only its own orders (its id, its Executor). Returns the solver's id. */
 function authorizeSolverStream(
   solvers: OrderStreamServices["solvers"],
   headers: Record<string, string | string[] | undefined>,
   filter: StreamFilter,
-): void {
+): string {
   const solver = authenticateSolver(solvers, headers);
   const { solverId, filler } = filter.query;
   if (
@@ -134,6 +167,7 @@ function authorizeSolverStream(
     (filler !== undefined && filler !== solver.filler.toLowerCase())
   )
     throw new OtherSolverStreamError(solver.id, { solverId, filler });
+  return solver.id;
 }
 
 /** One message as an SSE event. Its data is one line: JSON has no raw newlines. */
