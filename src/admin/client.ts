@@ -1,6 +1,7 @@
 // The admin routes' client, for commands run beside a server (src/http/handlers/admin-solvers.ts): each call sends
 // the admin token; a refusal throws AdminRequestError with the server's code and message.
 import type { Address } from "viem";
+import type { ListedSolver } from "../solvers/registry.ts";
 import { ADMIN_AUTH_HEADER } from "./token.ts";
 
 export interface AdminClientOptions {
@@ -9,16 +10,6 @@ export interface AdminClientOptions {
   token: string;
   /** Per call (default 30 s: adding a solver waits for nothing slow, but the server may be busy). */
   timeoutMs?: number;
-}
-
-export interface AdminListedSolver {
-  id: string;
-  name: string;
-  endpoint: string;
-  filler: Address;
-  internal: boolean;
-  enabled: boolean;
-  added: boolean;
 }
 
 export interface AdminAddedSolver {
@@ -45,8 +36,8 @@ export class AdminRequestError extends Error {
 export class AdminClient {
   constructor(private readonly options: AdminClientOptions) {}
 
-  async solvers(): Promise<AdminListedSolver[]> {
-    const answer = await this.#call<{ solvers: AdminListedSolver[] }>("GET", "/admin/solvers");
+  async solvers(): Promise<ListedSolver[]> {
+    const answer = await this.#call<{ solvers: ListedSolver[] }>("GET", "/admin/solvers");
     return answer.solvers;
   }
 

@@ -43,16 +43,10 @@ export interface SolverRegistryOptions {
 }
 
 /** A configured solver as the admin routes list it. */
-export interface ListedSolver {
-  id: string;
-  name: string;
-  endpoint: string;
-  filler: Address;
-  internal: boolean;
-  enabled: boolean;
+export type ListedSolver = Pick<Solver, "id" | "name" | "endpoint" | "filler" | "internal" | "enabled"> & {
   /** Added while running (removable), not from the deployment. */
   added: boolean;
-}
+};
 
 export class SolverRegistry {
   #last: Promise<unknown> = Promise.resolve();

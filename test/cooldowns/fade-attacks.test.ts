@@ -16,13 +16,7 @@ import {
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  executorAbi,
-  testERC20Abi,
-  testERC1271WalletAbi,
-  testERC1271WalletBytecode,
-} from "../../src/chain/abis.ts";
-import { decodeOrder } from "../../src/chain/order.ts";
+import { testERC20Abi, testERC1271WalletAbi, testERC1271WalletBytecode } from "../../src/chain/abis.ts";
 import type { Database } from "../../src/db/client.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
@@ -30,7 +24,13 @@ import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { newOrder } from "../support/order-rows.ts";
-import { indexUntilCaughtUp, placeOrder, quoteRequestBody, signedQuote } from "../support/orders.ts";
+import {
+  indexUntilCaughtUp,
+  placeOrder,
+  quoteRequestBody,
+  sendFill,
+  signedQuote,
+} from "../support/orders.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 import { createSwapTestApp, type SwapTestApp } from "../support/swap.ts";
 
@@ -152,34 +152,6 @@ describe.each(databaseKinds)(
       for (const swapper of swappers) await sendRwa(chain.accounts.swapper, swapper.address, AMOUNT);
       if (!options.unindexedFunding) await index();
       return swappers;
-    };
-
-    /** The honest solver's fill of `row` through its Executor (one leg on the tUSD adapter), sent without an estimate. */
-    const sendFill = (row: OrderRow) => {
-      const order = decodeOrder(row.encodedOrder as Hex);
-      const executor = chain.core.executors[0]!;
-      return chain.wallet(chain.accounts.solver).writeContract({
-        address: executor,
-        abi: executorAbi,
-        functionName: "fill",
-        args: [
-          order,
-          row.protocolSignature as Hex,
-          [
-            {
-              adapter: chain.core.adapters.usd,
-              swap: {
-                recipient: executor,
-                tokenIn: order.request.tokenIn,
-                amountIn: order.request.amountIn,
-                amountOut: order.outputs.reduce((sum, output) => sum + output.amount, 0n),
-              },
-            },
-          ],
-          "0x",
-        ],
-        gas: GAS,
-      });
     };
 
     /** Sends each transaction in turn into one block, mines it, and answers their statuses in that order. */
@@ -357,7 +329,7 @@ describe.each(databaseKinds)(
             args: [chain.accounts.other.address],
           }),
         );
-        expect(await inOneBlock([() => sendFill(row)])).toEqual(["reverted"]);
+        expect(await inOneBlock([() => sendFill(chain, row, { gas: GAS })])).toEqual(["reverted"]);
       }
       expect(await expireAll()).toEqual(["excused", "excused", "excused"]);
       expectNobodyCooled();
@@ -397,7 +369,7 @@ describe.each(databaseKinds)(
         for (const swapper of await freshSwappers()) {
           const row = won(await placeOrder(chain, subject.app, database, { swapper, amount: AMOUNT }));
           await waitFor(await delegate(swapper, code, await nonceOf(swapper)));
-          expect(await inOneBlock([() => sendFill(row)])).toEqual(["reverted"]);
+          expect(await inOneBlock([() => sendFill(chain, row, { gas: GAS })])).toEqual(["reverted"]);
         }
         expect(await expireAll()).toEqual(["excused", "excused", "excused"]);
         expectNobodyCooled();
@@ -411,7 +383,7 @@ describe.each(databaseKinds)(
           expect(
             await inOneBlock([
               () => delegate(swapper, code, nonce),
-              () => sendFill(row),
+              () => sendFill(chain, row, { gas: GAS }),
               () => delegate(swapper, zeroAddress, nonce + 1),
             ]),
           ).toEqual(["success", "reverted", "success"]);
@@ -430,7 +402,7 @@ describe.each(databaseKinds)(
           expect(
             await inOneBlock([
               () => approve(swapper, 0n),
-              () => sendFill(row),
+              () => sendFill(chain, row, { gas: GAS }),
               () => approve(swapper, maxUint256),
             ]),
           ).toEqual(["success", "reverted", "success"]);
@@ -454,7 +426,7 @@ describe.each(databaseKinds)(
           expect(
             await inOneBlock([
               move(swapper, friend.address),
-              () => sendFill(row),
+              () => sendFill(chain, row, { gas: GAS }),
               move(friend, swapper.address),
             ]),
           ).toEqual(["success", "reverted", "success"]);

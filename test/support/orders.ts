@@ -228,12 +228,15 @@ export async function placeOrder(
   return row;
 }
 
-/** Fills a stored order through the test Executor with one leg on the tUSD adapter; returns the transaction hash. */
-export async function fillOrder(chain: TestChain, row: OrderRow): Promise<Hex> {
+/**
+ * Sends the test solver's fill of a stored order through the test Executor (one leg on the tUSD adapter) and answers
+ * its hash without waiting; `gas` skips the estimate, so a fill that will revert is still sent.
+ */
+export function sendFill(chain: TestChain, row: OrderRow, options: { gas?: bigint } = {}): Promise<Hex> {
   const order = decodeOrder(row.encodedOrder as Hex);
   const total = order.outputs.reduce((sum, output) => sum + output.amount, 0n);
   const executor = chain.core.executors[0]!;
-  const hash = await chain.wallet(chain.accounts.solver).writeContract({
+  return chain.wallet(chain.accounts.solver).writeContract({
     address: executor,
     abi: executorAbi,
     functionName: "fill",
@@ -253,7 +256,13 @@ export async function fillOrder(chain: TestChain, row: OrderRow): Promise<Hex> {
       ],
       "0x",
     ],
+    ...(options.gas === undefined ? {} : { gas: options.gas }),
   });
+}
+
+/** Fills a stored order through the test Executor with one leg on the tUSD adapter; returns the transaction hash. */
+export async function fillOrder(chain: TestChain, row: OrderRow): Promise<Hex> {
+  const hash = await sendFill(chain, row);
   const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
   if (receipt.status !== "success") throw new Error("fill reverted");
   return hash;
