@@ -46,7 +46,7 @@ import { QuoteLookup } from "../swap/quote-lookup.ts";
 import { QuoteService } from "../swap/quote-service.ts";
 import { QuoteRepository } from "../swap/repository.ts";
 import { QuoteRoundWriter } from "../swap/round-writer.ts";
-import type { Worker } from "./workers.ts";
+import type { Step } from "./steps.ts";
 
 /** A deployment to serve, with its secrets and what a test or the devnet replaces. */
 export interface DeploymentOptions {
@@ -127,7 +127,7 @@ export interface DeploymentParts {
    * In start order: solver notifications, the block tracker, the indexer (unless off), the discount expiry worker,
    * the scorecards' minute-row pruning.
    */
-  workers: Worker[];
+  workers: Step[];
 }
 
 export function buildDeploymentParts(
@@ -286,7 +286,7 @@ export function buildDeploymentParts(
     logger.child({ worker: "scorecard-retention" }),
   );
   const answerStatsFold = new AnswerStatsFold(database, logger.child({ worker: "scorecard-fold" }));
-  const workers: Worker[] = [
+  const workers: Step[] = [
     { name: "solver notifications", start: () => notifications.start(), stop: () => notifications.stop() },
     { name: "block tracker", start: () => blocks.start(), stop: () => blocks.stop() },
     ...((options.indexer ?? true)

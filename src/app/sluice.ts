@@ -8,11 +8,13 @@
 // one (INTERNAL_HOST/INTERNAL_PORT: the internal discount API and /metrics), guarded per INTERNAL_API_AUTH and
 // answering no CORS and no Host that does not name it (http/host-guard.ts).
 //
-// start(): listen (both) → bind the stored swap state to the chain → start the workers (block tracker, indexer, discount
-// expiry). stop(), in reverse, once: /health turns 503 for SHUTDOWN_GRACE_MS → both HTTP servers close (in-flight
-// requests finish; SHUTDOWN_TIMEOUT_MS bounds it; the last quote rounds are stored) → the workers stop, last
-// started first, then what was running before the root (the devnet's bundled solvers, then anvil) → the database
-// closes. The whole stop is bounded once, by the signal handler (shutdown.ts, src/cli/signals.ts).
+// What starts and stops is one list, `steps` below, started first to last and stopped last to first; its order and
+// the reason for each place are in docs/architecture.md "Start and stop" (test/devnet/devnet.test.ts keeps the
+// two equal). The listeners start last and stop first: every request runs with every other part up and drains
+// before any stops. The whole stop is bounded once, by the signal handler (shutdown.ts, src/cli/signals.ts).
+// On the devnet that list is: database → anvil → bundled solvers → order feed → solver cooldowns → chain binding →
+// order log retention → solver notifications → block tracker → indexer → discount expiry → scorecard retention →
+// scorecard fold → HTTP listeners.
 import { AdminGuard } from "../admin/token.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { checkInternalListener, DEFAULT_INTERNAL_PORT, type Env, httpTimeouts } from "../config/env.ts";
@@ -42,7 +44,7 @@ import { SolverLogoStore } from "../solvers/logos.ts";
 import { openServerDatabase, prepareDatabase } from "./database.ts";
 import { buildDeploymentParts, type DeploymentOptions, type DeploymentParts } from "./deployment.ts";
 import { listeningPort, reachableHost } from "./listen-address.ts";
-import { stopInReverse, type Worker } from "./workers.ts";
+import { type Step, stopInReverse } from "./steps.ts";
 
 export interface SluiceOptions {
   /** PORT, HOST, PUBLIC_URL, SHUTDOWN_GRACE_MS, the HTTP timeouts, and the database and demo-data settings. */
@@ -66,7 +68,7 @@ export interface SluiceOptions {
    * Parts already running when the root is built, in the order they started (the devnet's anvil, then its bundled
    * solvers): stopped after the root's own workers, last started first.
    */
-  running?: Array<Pick<Worker, "name" | "stop">>;
+  running?: Array<Pick<Step, "name" | "stop">>;
   /**
    * This run's admin token (src/admin/token.ts): with it, and a deployment with a solver store, the internal listener
    * serves the admin routes that add and remove solvers (the devnet's `sluice devnet add-solver`).
@@ -101,8 +103,8 @@ export interface Sluice {
   http: App;
   /** The internal listener (internal discount API, /metrics), likewise. */
   internalHttp: App;
-  /** The root's workers, in start order. */
-  workers: readonly Worker[];
+  /** Everything that starts and stops, in start order (stopped in reverse). */
+  steps: readonly Step[];
   /** The base URL the API listens on once started, e.g. `http://127.0.0.1:8080/api/v1`. */
   readonly apiUrl: string;
   /** The internal API's base once started, e.g. `http://127.0.0.1:8081/api-internal/v1`. */
@@ -249,33 +251,71 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     internal: { allowedHosts: internalAllowedHosts(env.INTERNAL_HOST, env.INTERNAL_ALLOWED_HOSTS) },
   });
 
-  // Rounds answered but not yet stored are written before the server's close completes (and so before the database
-  // closes), however the server is closed.
-  if (deployment) http.addHook("onClose", () => deployment.quotes.roundWriter.drain());
-  // Order streams never finish by themselves: they end as the server starts closing, however it is closed, and
-  // their clients resume on another replica.
-  http.addHook("preClose", (done) => {
-    parts.streamConnections.endAll();
-    done();
-  });
-
-  // The order log's reader starts before the listener (a stream subscribes to it) and stops last; its pruning
-  // starts before the deployment's workers.
+  // Everything that starts and stops, in one list: started first to last, stopped last to first (docs/architecture.md
+  // "Start and stop" prints this list; test/devnet/devnet.test.ts keeps the two equal).
   const retention = new OrderEventRetention(
     database,
     clock,
     logger.child({ worker: "order-log-retention" }),
     env.STREAM_RETENTION_HOURS * 3600 * 1000,
   );
-  const workers: readonly Worker[] = deployment
-    ? [
-        { name: "order log retention", start: () => retention.start(), stop: () => retention.stop() },
-        ...deployment.workers,
-      ]
-    : [];
   let apiUrl: string | undefined;
   let internalApiUrl: string | undefined;
-  let started: Array<Pick<Worker, "name" | "stop">> = [...(options.running ?? [])];
+  const steps: readonly Step[] = [
+    // Opened (and migrated) while building; closed last, when this root opened it.
+    { name: "database", start: () => {}, stop: () => (closeDatabase ? database.close() : undefined) },
+    // The devnet's anvil and bundled solvers: started before the root, so their start is behind us.
+    ...(options.running ?? []).map((part) => ({ name: part.name, start: () => {}, stop: () => part.stop() })),
+    ...(deployment
+      ? [
+          // The order log's one reader: before anything can write an order or open a stream.
+          { name: "order feed", start: () => parts.orderFeed.start(), stop: () => parts.orderFeed.stop() },
+          // Read before the listeners open: no auction may ask a solver that is in cooldown.
+          {
+            name: "solver cooldowns",
+            start: () => deployment.cooldowns.view.start(),
+            stop: () => deployment.cooldowns.view.stop(),
+          },
+          // The stored swap state belongs to this chain (or is reset to it) before a worker or request reads it.
+          { name: "chain binding", start: () => deployment.bindChain(), stop: () => {} },
+          { name: "order log retention", start: () => retention.start(), stop: () => retention.stop() },
+          ...deployment.workers,
+        ]
+      : []),
+    // Last to start, first to stop: every request is served with every other part running, and drains before they stop.
+    {
+      name: "HTTP listeners",
+      async start() {
+        if (!(options.listen ?? true)) return;
+        await http.listen({ port: env.PORT, host: env.HOST });
+        apiUrl = `http://127.0.0.1:${listeningPort(http.server, env.PORT)}/api/v1`;
+        try {
+          await internalHttp.listen({ port: internalPortSetting, host: env.INTERNAL_HOST });
+        } catch (error) {
+          await http.close();
+          throw error;
+        }
+        const internalPort = listeningPort(internalHttp.server, internalPortSetting);
+        const internalOrigin = `http://${reachableHost(env.INTERNAL_HOST)}:${internalPort}`;
+        internalApiUrl = `${internalOrigin}/api-internal/v1`;
+        metricsUrl = `${internalOrigin}/metrics`;
+      },
+      async stop() {
+        lifecycle.startDraining();
+        // Load balancers see /health turn 503 during the grace period and stop routing here before the listener goes.
+        if (env.SHUTDOWN_GRACE_MS > 0)
+          await new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_GRACE_MS));
+        logger.info("draining: finishing in-flight requests");
+        // Order streams never finish by themselves: they end now, and their clients resume on another replica.
+        parts.streamConnections.endAll();
+        // close() stops the listener and waits for in-flight requests (SHUTDOWN_TIMEOUT_MS bounds it).
+        await Promise.all([http.close(), internalHttp.close()]);
+        // Rounds answered but not yet stored are written before anything they need stops.
+        await deployment?.quotes.roundWriter.drain();
+      },
+    },
+  ];
+  let started: Step[] = [];
   let stopping: Promise<void> | undefined;
 
   return {
@@ -283,7 +323,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     deployment,
     http,
     internalHttp,
-    workers,
+    steps,
     get apiUrl() {
       if (apiUrl === undefined) throw new Error("Sluice is not listening");
       return apiUrl;
@@ -297,31 +337,9 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       return metricsUrl;
     },
     async start() {
-      if (deployment) {
-        await parts.orderFeed.start();
-        started = [...started, { name: "order feed", stop: () => parts.orderFeed.stop() }];
-        // Read before the listener opens: no auction may ask a solver that is in cooldown.
-        await deployment.cooldowns.view.start();
-        started = [...started, { name: "solver cooldowns", stop: () => deployment.cooldowns.view.stop() }];
-      }
-      if (options.listen ?? true) {
-        await http.listen({ port: env.PORT, host: env.HOST });
-        apiUrl = `http://127.0.0.1:${listeningPort(http.server, env.PORT)}/api/v1`;
-        try {
-          await internalHttp.listen({ port: internalPortSetting, host: env.INTERNAL_HOST });
-        } catch (error) {
-          await http.close();
-          throw error;
-        }
-        const internalPort = listeningPort(internalHttp.server, internalPortSetting);
-        const internalOrigin = `http://${reachableHost(env.INTERNAL_HOST)}:${internalPort}`;
-        internalApiUrl = `${internalOrigin}/api-internal/v1`;
-        metricsUrl = `${internalOrigin}/metrics`;
-      }
-      await deployment?.bindChain();
-      for (const worker of workers) {
-        await worker.start();
-        started = [...started, worker];
+      for (const step of steps) {
+        await step.start();
+        started = [...started, step];
       }
       logger.info(
         {
@@ -337,17 +355,9 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     },
     stop() {
       stopping ??= (async () => {
-        lifecycle.startDraining();
-        // Load balancers see /health turn 503 during the grace period and stop routing here before the listener goes.
-        if (env.SHUTDOWN_GRACE_MS > 0)
-          await new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_GRACE_MS));
-        logger.info("draining: finishing in-flight requests");
-        // close() stops the listener and waits for in-flight requests; /health answers 503 meanwhile.
-        await Promise.all([http.close(), internalHttp.close()]);
         await stopInReverse(started, logger);
         stopInvalidating();
         stopCountingOrders();
-        if (closeDatabase) await database.close();
         logger.info("stopped");
       })();
       return stopping;

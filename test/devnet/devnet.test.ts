@@ -350,6 +350,19 @@ describe("devnet", () => {
     expect(betaRequests.every((e) => e.discountLegs === 0)).toBe(true);
   });
 
+  it("starts and stops its parts in the one order docs/architecture.md, the root's header and the README give", () => {
+    const names = devnet.sluice.steps.map((step) => step.name);
+    const docs = readFileSync(new URL("../../docs/architecture.md", import.meta.url), "utf8");
+    const block = docs.split("<!-- start-order -->")[1]!.split("<!-- /start-order -->")[0]!;
+    const documented = [...block.matchAll(/^\d+\. (.+?) \u2014 /gm)].map((match) => match[1]);
+    expect(documented).toEqual(names);
+    const header = readFileSync(new URL("../../src/app/sluice.ts", import.meta.url), "utf8");
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const arrowList = names.join(" \u2192 ");
+    expect(header.replace(/\n\/\/ /g, " ")).toContain(arrowList);
+    expect(readme.replace(/\n\s*/g, " ")).toContain(arrowList);
+  });
+
   it("a restart on the same data directory keeps the chain, the deployment and the database", async () => {
     const { core, genesisHash } = devnet.chain;
     const blockBefore = await devnetClient(devnet).getBlockNumber();

@@ -187,7 +187,8 @@ describe.each(databaseKinds)("a /quote round stored after the answer (%s)", (kin
       payload: quoteRequestBody(chain, { amount: 1000n * ONE_RWA, swapper: chain.accounts.swapper.address }),
     });
     expect(response.statusCode, response.body).toBe(200);
-    const closed = own.app.close();
+    // The listeners' stop, as Sluice's stop() runs it: the server closes, then the answered rounds are written.
+    const closed = Promise.resolve(own.sluice.steps.find((step) => step.name === "HTTP listeners")!.stop());
     expect(await settledWithin(closed, 100)).toBe(false);
     gated.release();
     await closed;
