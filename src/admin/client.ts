@@ -1,8 +1,26 @@
-// The admin routes' client, for commands run beside a server (src/http/handlers/admin-solvers.ts): each call sends
-// the admin token; a refusal throws AdminRequestError with the server's code and message.
+// The admin routes' client, for commands run beside a server (src/http/handlers/admin-solvers.ts, admin-data.ts):
+// each call sends the admin token; a refusal throws AdminRequestError with the server's code and message, and work
+// that failed on the server throws AdminJobError with the message the command would have printed.
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { Readable } from "node:stream";
 import type { Address } from "viem";
+import type { PointsFileFormat } from "../points/import-file.ts";
+import type { SyncResult } from "../points/sync.ts";
+import type { SnapshotSummary } from "../points/writer.ts";
+import type { MetadataTree } from "../registry/registry.ts";
+import type { ImportReport, TreeReport } from "../registry/report.ts";
 import type { ListedSolver } from "../solvers/registry.ts";
+import { readJobStream } from "./job-stream.ts";
+import type { SyncProgress, SyncRequest } from "./operations.ts";
 import { ADMIN_AUTH_HEADER } from "./token.ts";
+
+/** A snapshot's summary as a job answers it: the total as a decimal string. */
+type SnapshotSummaryText = Omit<SnapshotSummary, "totalPoints"> & { totalPoints: string };
+
+function snapshotSummary(text: SnapshotSummaryText): SnapshotSummary {
+  return { ...text, totalPoints: BigInt(text.totalPoints) };
+}
 
 export interface AdminClientOptions {
   /** The internal API's base, e.g. `http://127.0.0.1:8081/api-internal/v1`. */
@@ -52,6 +70,77 @@ export class AdminClient {
     );
   }
 
+  /** Streams the file to the server, which imports it as it arrives; `onSent` follows the upload. */
+  async importPoints(
+    path: string,
+    query: {
+      pointsType: string;
+      blockNumber: number;
+      format: PointsFileFormat;
+      feedDecimals: number;
+      typeDecimals?: number | undefined;
+    },
+    onSent: (bytesSent: number, totalBytes: number) => void,
+  ): Promise<SnapshotSummary> {
+    const { size } = await stat(path);
+    const file = createReadStream(path);
+    let sent = 0;
+    file.on("data", (chunk) => {
+      sent += chunk.length;
+      onSent(sent, size);
+    });
+    const search = new URLSearchParams(
+      Object.entries(query).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]])),
+    );
+    const summary = await this.#job<never, SnapshotSummaryText>(`/admin/points/import?${search}`, {
+      contentType: "application/octet-stream",
+      body: Readable.toWeb(file) as ReadableStream<Uint8Array>,
+    });
+    return snapshotSummary(summary);
+  }
+
+  async syncPoints(request: SyncRequest, onProgress: (progress: SyncProgress) => void): Promise<SyncResult> {
+    type SyncResultText =
+      | Extract<SyncResult, { status: "up-to-date" }>
+      | (Omit<Extract<SyncResult, { status: "synced" }>, "snapshot"> & { snapshot: SnapshotSummaryText });
+    const result = await this.#job<SyncProgress, SyncResultText>(
+      "/admin/points/sync",
+      { json: request },
+      onProgress,
+    );
+    return result.status === "synced" ? { ...result, snapshot: snapshotSummary(result.snapshot) } : result;
+  }
+
+  importRegistry(
+    tree: { tree: MetadataTree; report: TreeReport },
+    overlayFile: unknown,
+  ): Promise<{ report: ImportReport; kind: string }> {
+    return this.#job("/admin/registry/import", { json: { tree, overlay: overlayFile } });
+  }
+
+  async overrideCooldown(override: { solverId: string; lift: true } | { solverId: string; until: string }) {
+    await this.#job("/admin/cooldowns", { json: override });
+  }
+
+  /** A job route: no time limit (an import takes as long as its file), its progress to `onProgress`. */
+  async #job<Progress, Result>(
+    path: string,
+    body: { json: unknown } | { contentType: string; body: ReadableStream<Uint8Array> },
+    onProgress?: (progress: Progress) => void,
+  ): Promise<Result> {
+    const url = `${this.options.internalApiUrl.replace(/\/+$/, "")}${path}`;
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        [ADMIN_AUTH_HEADER]: `Bearer ${this.options.token}`,
+        "content-type": "json" in body ? "application/json" : body.contentType,
+      },
+      ...("json" in body ? { body: JSON.stringify(body.json) } : { body: body.body, duplex: "half" }),
+    } as RequestInit);
+    if (!response.ok || !response.body) throw await refusal("POST", url, response);
+    return readJobStream<Progress, Result>(response.body, onProgress);
+  }
+
   async #call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
     const url = `${this.options.internalApiUrl.replace(/\/+$/, "")}${path}`;
     const response = await fetch(url, {
@@ -63,10 +152,10 @@ export class AdminClient {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
     });
+    if (!response.ok) throw await refusal(method, url, response);
     const text = await response.text();
-    let json: unknown;
     try {
-      json = JSON.parse(text);
+      return JSON.parse(text) as T;
     } catch {
       throw new AdminRequestError(
         response.status,
@@ -74,16 +163,23 @@ export class AdminClient {
         `${method} ${url}: HTTP ${response.status} ${text}`,
       );
     }
-    if (!response.ok) {
-      const error = (json as { error?: { code?: string; message?: string } }).error;
-      throw new AdminRequestError(
-        response.status,
-        error?.code,
-        error?.message
-          ? `the server refused: ${error.message} (${response.status}${error.code ? ` ${error.code}` : ""})`
-          : `${method} ${url}: HTTP ${response.status} ${text}`,
-      );
-    }
-    return json as T;
   }
+}
+
+/** A refused admin call: the server's error envelope, or what it answered instead. */
+async function refusal(method: string, url: string, response: Response): Promise<AdminRequestError> {
+  const text = await response.text();
+  let error: { code?: string; message?: string } | undefined;
+  try {
+    error = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error;
+  } catch {
+    error = undefined;
+  }
+  return new AdminRequestError(
+    response.status,
+    error?.code,
+    error?.message
+      ? `the server refused: ${error.message} (${response.status}${error.code ? ` ${error.code}` : ""})`
+      : `${method} ${url}: HTTP ${response.status} ${text}`,
+  );
 }

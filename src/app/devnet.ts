@@ -119,8 +119,8 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
         demoSwapper: chain.accounts.demo[0]!.account.address,
         solverStore: addedSolvers,
       },
-      // A fresh token each start, for the local operator's `sluice devnet add-solver` (src/admin/token.ts).
-      adminToken: writeAdminToken(adminTokenPath(env.DATA_DIR)),
+      // A fresh token each start, for the local operator's commands beside it (src/admin/token.ts).
+      admin: { token: writeAdminToken(adminTokenPath(env.DATA_DIR)), dataDir: env.DATA_DIR },
       running: [
         { name: "anvil", stop: () => chain.stop() },
         { name: "bundled solvers", stop: () => solvers.stop() },

@@ -14,7 +14,9 @@
 // before any stops. The whole stop is bounded once, by the signal handler (shutdown.ts, src/cli/signals.ts).
 // On the devnet that list is: database → anvil → bundled solvers → order feed → solver cooldowns → chain binding →
 // order log retention → solver notifications → block tracker → indexer → discount expiry → scorecard retention →
-// scorecard fold → HTTP listeners.
+// scorecard fold → HTTP listeners → admin address.
+import { AdminOperations } from "../admin/operations.ts";
+import { removeAdminServerRecord, writeAdminServerRecord } from "../admin/running-server.ts";
 import { AdminGuard } from "../admin/token.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { checkInternalListener, DEFAULT_INTERNAL_PORT, type Env, httpTimeouts } from "../config/env.ts";
@@ -70,10 +72,12 @@ export interface SluiceOptions {
    */
   running?: Array<Pick<Step, "name" | "stop">>;
   /**
-   * This run's admin token (src/admin/token.ts): with it, and a deployment with a solver store, the internal listener
-   * serves the admin routes that add and remove solvers (the devnet's `sluice devnet add-solver`).
+   * This run's admin token (src/admin/token.ts) and the data directory of its embedded database: with them the
+   * internal listener serves the admin routes (the operators' imports and overrides, and on the devnet the solvers
+   * it adds and removes), and the server says where they are in the data directory while it runs
+   * (src/admin/running-server.ts), for the commands beside it that cannot open the database.
    */
-  adminToken?: string;
+  admin?: { token: string; dataDir: string };
 }
 
 /** The parts every Sluice has. */
@@ -205,9 +209,6 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     },
     publicUrl: env.PUBLIC_URL,
     internalAuth: env.INTERNAL_API_AUTH,
-    ...(options.adminToken && deployment.registry
-      ? { admin: { guard: new AdminGuard(options.adminToken), solvers: deployment.registry } }
-      : {}),
   };
 
   if (deployment) {
@@ -230,6 +231,25 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       registry: parts.registry,
       points: parts.points,
       solverLogos,
+      ...(options.admin
+        ? {
+            admin: {
+              guard: new AdminGuard(options.admin.token),
+              operations: new AdminOperations({
+                database,
+                clock,
+                logger: logger.child({ part: "admin" }),
+                written: {
+                  points: () => parts.points.invalidate(),
+                  registry: () => parts.registry.invalidate(),
+                  // The other replicas re-read within their refresh interval; this one at once.
+                  cooldowns: async () => deployment?.cooldowns.view.refresh(),
+                },
+              }),
+              ...(deployment?.registry ? { solvers: deployment.registry } : {}),
+            },
+          }
+        : {}),
     },
     deploymentServices,
   );
@@ -312,6 +332,17 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
         await Promise.all([http.close(), internalHttp.close()]);
         // Rounds answered but not yet stored are written before anything they need stops.
         await deployment?.quotes.roundWriter.drain();
+      },
+    },
+    // Once the admin routes answer: where a command beside this server finds them (src/admin/running-server.ts).
+    {
+      name: "admin address",
+      start: () => {
+        if (options.admin && internalApiUrl)
+          writeAdminServerRecord(options.admin.dataDir, { internalApiUrl, pid: process.pid });
+      },
+      stop: () => {
+        if (options.admin) removeAdminServerRecord(options.admin.dataDir);
       },
     },
   ];

@@ -1,8 +1,11 @@
 // Opens the configured database and brings its schema up to date: what every command needs first. A command's
 // statements have no time limit (imports); what it reports while it runs (a lock it waits for) goes to stderr,
 // beside its output.
+import type { AdminClient } from "../admin/client.ts";
+import { findRunningServer } from "../admin/running-server.ts";
 import { type Env, readEnv } from "../config/env.ts";
 import { type Database, databaseOptionsFromEnv, openDatabase } from "../db/client.ts";
+import { DataDirLockedError } from "../db/data-dir-lock.ts";
 import { migrate } from "../db/migrate.ts";
 import { createLogger } from "../logger.ts";
 
@@ -26,7 +29,10 @@ export async function withMigratedDatabase<T>(
   work: (database: Database) => Promise<T>,
   env: Env = readEnv(),
 ): Promise<T> {
-  const database = await openMigratedDatabase(env);
+  return closingAfter(await openMigratedDatabase(env), work);
+}
+
+async function closingAfter<T>(database: Database, work: (database: Database) => Promise<T>): Promise<T> {
   let result: T;
   try {
     result = await work(database);
@@ -36,4 +42,27 @@ export async function withMigratedDatabase<T>(
   }
   await database.close();
   return result;
+}
+
+/**
+ * A write command's work: on the database itself when the command can open it (PostgreSQL always; the embedded
+ * database when no server holds it), else through the server running on that embedded database, which does the same
+ * work on it (src/admin/running-server.ts). Only when neither can be done does the lock's message stand.
+ */
+export async function withDatabaseOrServer<T>(
+  work: {
+    onDatabase: (database: Database) => Promise<T>;
+    throughServer: (server: AdminClient) => Promise<T>;
+  },
+  env: Env = readEnv(),
+): Promise<T> {
+  let database: Database;
+  try {
+    database = await openMigratedDatabase(env);
+  } catch (error) {
+    const server = error instanceof DataDirLockedError ? await findRunningServer(env.DATA_DIR) : undefined;
+    if (!server) throw error;
+    return work.throughServer(server);
+  }
+  return closingAfter(database, work.onDatabase);
 }

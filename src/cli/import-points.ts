@@ -1,9 +1,14 @@
 // `sluice import points <file> --type <pointsType> --block <n>`: one snapshot from JSONL or CSV.
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { MAX_POINTS_DECIMALS } from "../points/amounts.ts";
-import { importPointsFile, POINTS_FILE_FORMATS, type PointsFileFormat } from "../points/import-file.ts";
+import {
+  importPointsFile,
+  POINTS_FILE_FORMATS,
+  type PointsFileFormat,
+  pointsFileFormat,
+} from "../points/import-file.ts";
 import { createProgressBar } from "../shared/progress-bar.ts";
-import { withMigratedDatabase } from "./database.ts";
+import { withDatabaseOrServer } from "./database.ts";
 
 export function registerImportPointsCommand(importCommand: Command): void {
   const command = importCommand
@@ -29,23 +34,34 @@ export function registerImportPointsCommand(importCommand: Command): void {
         format?: PointsFileFormat;
       },
     ) => {
-      const summary = await withMigratedDatabase(async (database) => {
-        const progress = createProgressBar("importing points", "bytes");
-        try {
-          return await importPointsFile(database, {
+      const format = pointsFileFormat(file, options.format);
+      const progress = createProgressBar("importing points", "bytes");
+      const summary = await withDatabaseOrServer({
+        onDatabase: (database) =>
+          importPointsFile(database, {
             path: file,
-            format: options.format,
+            format,
             pointsType: options.type,
             blockNumber: options.block,
             feedDecimals: options.feedDecimals,
             typeDecimals: options.typeDecimals,
             onProgress: (bytesRead, totalBytes) => progress.update(bytesRead, totalBytes),
-          });
-        } finally {
-          progress.stop();
-        }
-      });
-      // Printed once the database is closed: the snapshot is stored.
+          }),
+        // The running server imports the file as it arrives: the bar follows the upload.
+        throughServer: (server) =>
+          server.importPoints(
+            file,
+            {
+              pointsType: options.type,
+              blockNumber: options.block,
+              format,
+              feedDecimals: options.feedDecimals,
+              typeDecimals: options.typeDecimals,
+            },
+            (bytesSent, totalBytes) => progress.update(bytesSent, totalBytes),
+          ),
+      }).finally(() => progress.stop());
+      // Printed once the snapshot is stored (the database closed, or the server answered).
       process.stdout.write(
         `imported points snapshot ${summary.pointsType}@${summary.blockNumber}: ${summary.inputRows} rows, ` +
           `${summary.receiverRows} receiver rows in ${summary.vaults} vaults, total ${summary.totalPoints} ` +

@@ -7,7 +7,7 @@ import {
   MAX_FEED_PAGE_SIZE,
   syncPartnerPoints,
 } from "../points/sync.ts";
-import { withMigratedDatabase } from "./database.ts";
+import { withDatabaseOrServer } from "./database.ts";
 import { addDecimalsOptions } from "./import-points.ts";
 
 export function registerPointsCommands(program: Command): void {
@@ -47,25 +47,29 @@ export function registerPointsCommands(program: Command): void {
         typeDecimals?: number;
       },
     ) => {
-      const result = await withMigratedDatabase((database) =>
-        syncPartnerPoints(database, {
-          url,
-          pointsType: options.type,
-          feedFormat: options.feedFormat,
-          pageSize: options.pageSize,
-          feedDecimals: options.feedDecimals,
-          typeDecimals: options.typeDecimals,
-          onFormat: (format, detectedAt) =>
-            process.stderr.write(
-              detectedAt
-                ? `feed format: ${format} (detected at ${detectedAt})\n`
-                : `feed format: ${format}\n`,
-            ),
-          onPage: ({ at, rows, stagedRows }) =>
-            process.stderr.write(`${at}: ${rows} rows (${stagedRows} staged)\n`),
-        }),
-      );
-      // Printed once the database is closed: the snapshot is stored.
+      const request = {
+        url,
+        pointsType: options.type,
+        feedFormat: options.feedFormat,
+        pageSize: options.pageSize,
+        feedDecimals: options.feedDecimals,
+        typeDecimals: options.typeDecimals,
+      };
+      const onFormat = (format: string, detectedAt?: string) =>
+        process.stderr.write(
+          detectedAt ? `feed format: ${format} (detected at ${detectedAt})\n` : `feed format: ${format}\n`,
+        );
+      const onPage = ({ at, rows, stagedRows }: { at: string; rows: number; stagedRows: number }) =>
+        process.stderr.write(`${at}: ${rows} rows (${stagedRows} staged)\n`);
+      const result = await withDatabaseOrServer({
+        onDatabase: (database) => syncPartnerPoints(database, { ...request, onFormat, onPage }),
+        // The running server pulls the feed; its progress comes back as it goes.
+        throughServer: (server) =>
+          server.syncPoints(request, (progress) =>
+            progress.kind === "format" ? onFormat(progress.format, progress.detectedAt) : onPage(progress),
+          ),
+      });
+      // Printed once the snapshot is stored (the database closed, or the server answered).
       if (result.status === "up-to-date") {
         process.stdout.write(`${options.type} is up to date at block ${result.blockNumber}\n`);
         return;

@@ -1,6 +1,7 @@
 // `sluice serve`: with DEPLOYMENT and/or DEPLOYMENT_FILE, the API on that deployment (validated, secrets from the
 // environment); with neither, the local devnet and the API on it (what `npm start` runs).
 import type { Command } from "commander";
+import { adminTokenPath, writeAdminToken } from "../admin/token.ts";
 import { startDevnetSluice } from "../app/devnet.ts";
 import { buildSluice, type Sluice } from "../app/sluice.ts";
 import { type Env, readEnv } from "../config/env.ts";
@@ -40,7 +41,15 @@ export async function serveDeployment(env: Env, logger: Logger): Promise<Sluice>
   });
   const secrets = readDeploymentSecrets(deployment, process.env);
   // No faucet: a client calling a dev helper here learns why it is refused (403 DEV_ONLY).
-  const sluice = await buildSluice({ env, logger, deployment: { deployment, ...secrets } });
+  const sluice = await buildSluice({
+    env,
+    logger,
+    deployment: { deployment, ...secrets },
+    // On the embedded database the commands beside this server write through it (src/admin/running-server.ts).
+    ...(env.DATABASE_URL
+      ? {}
+      : { admin: { token: writeAdminToken(adminTokenPath(env.DATA_DIR)), dataDir: env.DATA_DIR } }),
+  });
   try {
     await sluice.start();
   } catch (error) {

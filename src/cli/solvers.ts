@@ -1,6 +1,6 @@
 // `sluice solvers cooldown --lift <id> | --set <id> --until <ISO-8601>`: the operator's override of the fade breaker,
-// written to the stored state that every replica re-reads within 250 ms. Against a running embedded server the
-// data directory is locked and the command fails with the lock's message, as every command does.
+// written to the stored state that every replica re-reads within 250 ms. Beside a server running on the embedded
+// database, the server writes it (src/cli/database.ts withDatabaseOrServer).
 import { existsSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
 import { systemClock } from "../clock.ts";
@@ -11,7 +11,7 @@ import { loadDeployment } from "../deployment/load.ts";
 import { SOLVER_ID_PATTERN } from "../deployment/schema.ts";
 import { devnetFiles } from "../devnet/devnet.ts";
 import { createLogger } from "../logger.ts";
-import { withMigratedDatabase } from "./database.ts";
+import { withDatabaseOrServer } from "./database.ts";
 
 interface CooldownOptions {
   lift?: string;
@@ -37,15 +37,25 @@ export function registerSolversCommands(program: Command): void {
       checkSolverId(solverId, env);
       const now = systemClock.now();
       const logger = createLogger({ level: env.LOG_LEVEL, destination: "stderr" });
-      await withMigratedDatabase(async (database) => {
-        const repository = new CooldownRepository(database.db);
-        const changes = options.lift
-          ? await repository.lift(solverId, now)
-          : await repository.set(solverId, options.until!, now);
-        // Logged once, here, where they are recorded (the replicas only read them).
-        for (const change of changes) logCooldownChange(logger, change);
-      }, env);
-      // Printed once the database is closed: the change is stored.
+      await withDatabaseOrServer(
+        {
+          onDatabase: async (database) => {
+            const repository = new CooldownRepository(database.db);
+            const changes = options.lift
+              ? await repository.lift(solverId, now)
+              : await repository.set(solverId, options.until!, now);
+            // Logged once, here, where they are recorded (the replicas only read them).
+            for (const change of changes) logCooldownChange(logger, change);
+          },
+          // The running server records the change, and logs it in its own log.
+          throughServer: (server) =>
+            server.overrideCooldown(
+              options.lift ? { solverId, lift: true } : { solverId, until: options.until!.toISOString() },
+            ),
+        },
+        env,
+      );
+      // Printed once the change is stored (the database closed, or the server answered).
       process.stdout.write(
         options.lift
           ? `${solverId}: no cooldown; its doubling starts over\n`

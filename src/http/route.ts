@@ -69,6 +69,8 @@ export interface RouteDefinition<Schema extends FastifySchema> {
   handler: Handler<Schema>;
   /** Runs before the body is read: a refusal (no credentials, wrong deployment) whatever the request's shape. */
   onRequest?: (request: FastifyRequest) => Promise<void>;
+  /** A body larger than the server's limit this route takes (the registry import's tree). */
+  bodyLimit?: number;
   /** A route's own serializers (the /quote fast path); by default each response schema checks and serializes. */
   serializerCompiler?: FastifySerializerCompiler<$ZodType>;
 }

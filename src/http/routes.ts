@@ -2,6 +2,8 @@
 // under /api/v1 and in the OpenAPI document; internal ones (internal solvers only) under /api-internal/v1, never
 // documented. The root serves each listener's routes on its own server (HOST/PORT, INTERNAL_HOST/INTERNAL_PORT). Handlers (./handlers) receive the services the composition root
 // (src/app) built; they construct nothing.
+import type { AdminOperations } from "../admin/operations.ts";
+import type { AdminGuard } from "../admin/token.ts";
 import type { AuctionResults } from "../auctions/service.ts";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
@@ -16,7 +18,9 @@ import type { PointsService } from "../points/service.ts";
 import type { RegistryResponses } from "../registry/responses.ts";
 import type { ScorecardService } from "../scorecards/service.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
+import type { SolverRegistry } from "../solvers/registry.ts";
 import type { QuoteService } from "../swap/quote-service.ts";
+import * as adminData from "./handlers/admin-data.ts";
 import * as adminSolvers from "./handlers/admin-solvers.ts";
 import * as auctions from "./handlers/auctions.ts";
 import * as cancel from "./handlers/cancel.ts";
@@ -48,6 +52,15 @@ export interface PartnerServices {
   registry: RegistryResponses;
   points: PointsService;
   solverLogos: SolverLogoStore;
+  /** The admin routes on the internal listener, when this server has an admin token (an embedded database's). */
+  admin?: AdminServices;
+}
+
+/** What the admin routes call: the operators' writes, and the devnet's solver registry where there is one. */
+export interface AdminServices {
+  guard: AdminGuard;
+  operations: AdminOperations;
+  solvers?: SolverRegistry;
 }
 
 /** What the routes of a deployment call: its market, quotes, orders, liquidity, discounts and dev helpers. */
@@ -73,8 +86,6 @@ export interface DeploymentServices {
   publicUrl: string | undefined;
   /** `INTERNAL_API_AUTH`: the internal discount API asks solver credentials, or none (`network`). */
   internalAuth: "solver-secret" | "network";
-  /** The admin routes on the internal listener (the devnet's solver registry), when this server has them. */
-  admin?: adminSolvers.AdminServices;
 }
 
 /** The interactive docs page (Swagger UI over the document). */
@@ -105,6 +116,8 @@ export function sluiceRoutes(partner: PartnerServices, deployment?: DeploymentSe
     route({ method: "GET", url: "/points/receiver/:address/:blockNumber", listener: "public", schema: points.receiverAtBlockSchema, handler: points.receiverAtBlock }),
 
     route({ method: "GET", url: "/solver-logos/:filename", listener: "public", schema: logos.solverLogoSchema, handler: logos.solverLogo(partner.solverLogos) }),
+
+    ...(partner.admin ? adminRoutes(partner.admin) : []),
 
     ...(deployment ? deploymentRoutes(deployment) : []),
 
@@ -141,8 +154,6 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "GET", url: "/discounts", listener: "internal", ...(internalSolverOnly ? { onRequest: internalSolverOnly } : {}), schema: discounts.liveDiscountsSchema, handler: discounts.liveDiscounts(services.solverDiscounts) }),
     route({ method: "POST", url: "/discounts", listener: "internal", ...(internalSolverOnly ? { onRequest: internalSolverOnly } : {}), schema: discounts.resolveDiscountSchema, handler: discounts.resolveDiscount(services.solverDiscounts) }),
 
-    ...(services.admin ? adminRoutes(services.admin) : []),
-
     route({ method: "GET", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetBundleSchema, handler: dev.faucetBundle(services.dev) }),
     route({ method: "POST", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetSchema, handler: dev.faucet(services.dev) }),
     route({ method: "POST", url: "/dev/fund", listener: "public", onRequest: devOnly, schema: dev.fundSchema, handler: dev.fundWallet(services.dev) }),
@@ -154,12 +165,19 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
 }
 
 /** The admin routes (internal listener), each behind the admin token whatever INTERNAL_API_AUTH says. */
-function adminRoutes(admin: adminSolvers.AdminServices): RouteEntry[] {
+function adminRoutes(admin: AdminServices): RouteEntry[] {
   const adminOnly = adminSolvers.adminOnly(admin.guard);
+  const { operations, solvers } = admin;
   // biome-ignore format: a table, one route per line
   return [
-    route({ method: "GET", url: "/admin/solvers", listener: "internal", onRequest: adminOnly, schema: adminSolvers.listSolversSchema, handler: adminSolvers.listSolvers(admin) }),
-    route({ method: "POST", url: "/admin/solvers", listener: "internal", onRequest: adminOnly, schema: adminSolvers.addSolverSchema, handler: adminSolvers.addSolver(admin) }),
-    route({ method: "POST", url: "/admin/solvers/:id/remove", listener: "internal", onRequest: adminOnly, schema: adminSolvers.removeSolverSchema, handler: adminSolvers.removeSolver(admin) }),
+    route({ method: "POST", url: "/admin/points/import", listener: "internal", onRequest: adminOnly, schema: adminData.importPointsSchema, handler: adminData.importPoints(operations) }),
+    route({ method: "POST", url: "/admin/points/sync", listener: "internal", onRequest: adminOnly, schema: adminData.syncPointsSchema, handler: adminData.syncPoints(operations) }),
+    route({ method: "POST", url: "/admin/registry/import", listener: "internal", onRequest: adminOnly, bodyLimit: adminData.REGISTRY_IMPORT_BODY_LIMIT, schema: adminData.importRegistrySchema, handler: adminData.importRegistry(operations) }),
+    route({ method: "POST", url: "/admin/cooldowns", listener: "internal", onRequest: adminOnly, schema: adminData.overrideCooldownSchema, handler: adminData.overrideCooldown(operations) }),
+    ...(solvers ? [
+      route({ method: "GET", url: "/admin/solvers", listener: "internal", onRequest: adminOnly, schema: adminSolvers.listSolversSchema, handler: adminSolvers.listSolvers(solvers) }),
+      route({ method: "POST", url: "/admin/solvers", listener: "internal", onRequest: adminOnly, schema: adminSolvers.addSolverSchema, handler: adminSolvers.addSolver(solvers) }),
+      route({ method: "POST", url: "/admin/solvers/:id/remove", listener: "internal", onRequest: adminOnly, schema: adminSolvers.removeSolverSchema, handler: adminSolvers.removeSolver(solvers) }),
+    ] : []),
   ];
 }

@@ -116,6 +116,9 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   });
 
   if (options.internal) app.addHook("onRequest", guardHost(options.internal.allowedHosts, clock));
+  // The admin points import reads its upload as it arrives: such a body is the request's stream, never a buffer.
+  if (options.internal)
+    app.addContentTypeParser("application/octet-stream", (_request, payload, done) => done(null, payload));
   else
     await app.register(cors, {
       origin: true,

@@ -46,27 +46,59 @@ export function formatFromPath(path: string): PointsFileFormat | undefined {
   return undefined;
 }
 
-export interface ImportPointsFileOptions {
-  path: string;
-  format?: PointsFileFormat;
+export interface ImportPointsOptions {
+  format: PointsFileFormat;
   pointsType: string;
   blockNumber: number;
   /** Implied decimals of the file's `points` values (0: whole points). */
   feedDecimals: number;
   /** Decimals of the points type if the import creates it (required then); checked when it exists. */
   typeDecimals?: number;
+  /** Called as rows are written (the caller knows how far its input has been read). */
+  onProgress?: () => void;
+}
+
+export interface ImportPointsFileOptions extends Omit<ImportPointsOptions, "format" | "onProgress"> {
+  path: string;
+  format?: PointsFileFormat | undefined;
   /** Bytes of the file read so far, and its size. */
   onProgress?: (bytesRead: number, totalBytes: number) => void;
+}
+
+/** The format `format` names, or the one the file name implies; a file whose format cannot be told is refused. */
+export function pointsFileFormat(path: string, format?: PointsFileFormat): PointsFileFormat {
+  const resolved = format ?? formatFromPath(path);
+  if (!resolved) throw new Error(`cannot tell the format of ${path}: use --format jsonl or --format csv`);
+  return resolved;
 }
 
 export async function importPointsFile(
   database: Database,
   options: ImportPointsFileOptions,
 ): Promise<SnapshotSummary> {
-  const format = options.format ?? formatFromPath(options.path);
-  if (!format)
-    throw new Error(`cannot tell the format of ${options.path}: use --format jsonl or --format csv`);
+  const format = pointsFileFormat(options.path, options.format);
   const { size } = await stat(options.path);
+  const stream = createReadStream(options.path);
+  try {
+    return await importPoints(database, stream, {
+      ...options,
+      format,
+      onProgress: () => options.onProgress?.(stream.bytesRead, size),
+    });
+  } finally {
+    stream.destroy();
+  }
+}
+
+/**
+ * One snapshot from a stream of a points file (a file, or an upload to the running server's admin route), written
+ * as it is read in one transaction.
+ */
+export async function importPoints(
+  database: Database,
+  input: NodeJS.ReadableStream,
+  options: ImportPointsOptions,
+): Promise<SnapshotSummary> {
   // The rows are converted as they are read, so the type's decimals are needed first; the writer checks them
   // again inside its transaction (a type created meanwhile with other decimals is refused).
   const [existing] = await database.query<{ decimals: number }>(
@@ -85,18 +117,13 @@ export async function importPointsFile(
     );
   }
   const units = { feedDecimals: options.feedDecimals, typeDecimals };
-  const stream = createReadStream(options.path);
-  try {
-    const rows = format === "jsonl" ? readJsonLines(stream, units) : readCsv(stream, units);
-    return await ingestSnapshot(
-      database,
-      { pointsType: options.pointsType, blockNumber: options.blockNumber, decimals: typeDecimals },
-      rows,
-      { onProgress: () => options.onProgress?.(stream.bytesRead, size) },
-    );
-  } finally {
-    stream.destroy();
-  }
+  const rows = options.format === "jsonl" ? readJsonLines(input, units) : readCsv(input, units);
+  return await ingestSnapshot(
+    database,
+    { pointsType: options.pointsType, blockNumber: options.blockNumber, decimals: typeDecimals },
+    rows,
+    { onProgress: () => options.onProgress?.() },
+  );
 }
 
 interface Units {

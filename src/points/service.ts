@@ -71,6 +71,11 @@ export class PointsService {
     );
   }
 
+  /** After a write in this process has committed: every answer that starts afterwards sees it. */
+  invalidate(): void {
+    this.#views.invalidate();
+  }
+
   /** GET /points/receiver/{address}/current: the receiver's points per vault, per points type, as JSON. */
   async receiverCurrent(receiver: string): Promise<JsonBytes<PointsByVault[]>> {
     const { index, receivers } = await this.#view();

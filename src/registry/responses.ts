@@ -34,4 +34,9 @@ export class RegistryResponses {
       PreparedJson.of(PartnerCuratorListSchema, await readCurators(database)),
     );
   }
+
+  /** After a write in this process has committed: every answer that starts afterwards sees it. */
+  invalidate(): void {
+    for (const cache of [this.networks, this.operators, this.vaults, this.curators]) cache.invalidate();
+  }
 }

@@ -172,8 +172,8 @@ describe("sluice solvers cooldown's checks, before any database is opened", () =
   });
 });
 
-describe("sluice solvers cooldown against a running embedded server", () => {
-  it("fails with the data directory's lock message and changes nothing", async () => {
+describe("sluice solvers cooldown beside a process holding the embedded database", () => {
+  it("fails with the data directory's lock message and changes nothing when no server answers there", async () => {
     const workDir = mkdtempSync(join(tmpdir(), "sluice-cooldown-lock-"));
     const dataDir = join(workDir, "data");
     // This process holds the embedded database, as a running `sluice serve` does.

@@ -23,12 +23,6 @@ import {
 } from "../../solvers/registry-schemas.ts";
 import type { Handler } from "../route.ts";
 
-/** What the admin routes work on. */
-export interface AdminServices {
-  guard: AdminGuard;
-  solvers: SolverRegistry;
-}
-
 /** Run before the body is read: without the token nothing about the request is looked at. */
 export function adminOnly(guard: AdminGuard) {
   return async (request: FastifyRequest) => {
@@ -42,8 +36,8 @@ export const listSolversSchema = {
   errors: [AdminAuthenticationError],
 };
 
-export function listSolvers(admin: AdminServices): Handler<typeof listSolversSchema> {
-  return async () => ({ solvers: admin.solvers.list() });
+export function listSolvers(solvers: SolverRegistry): Handler<typeof listSolversSchema> {
+  return async () => ({ solvers: solvers.list() });
 }
 
 export const addSolverSchema = {
@@ -53,8 +47,8 @@ export const addSolverSchema = {
   errors: [AdminAuthenticationError, SolverConflictError],
 };
 
-export function addSolver(admin: AdminServices): Handler<typeof addSolverSchema> {
-  return async (request) => admin.solvers.add(request.body);
+export function addSolver(solvers: SolverRegistry): Handler<typeof addSolverSchema> {
+  return async (request) => solvers.add(request.body);
 }
 
 export const removeSolverSchema = {
@@ -64,9 +58,9 @@ export const removeSolverSchema = {
   errors: [AdminAuthenticationError, UnknownSolverError, SolverNotAddedError],
 };
 
-export function removeSolver(admin: AdminServices): Handler<typeof removeSolverSchema> {
+export function removeSolver(solvers: SolverRegistry): Handler<typeof removeSolverSchema> {
   return async (request) => {
-    const { id, name, endpoint, filler } = await admin.solvers.remove(request.params.id);
+    const { id, name, endpoint, filler } = await solvers.remove(request.params.id);
     return { id, name, endpoint, filler, removed: true as const };
   };
 }
