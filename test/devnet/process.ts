@@ -34,6 +34,7 @@ export const CLEAN_ENV = {
   DEPLOYMENT: "",
   DEPLOYMENT_FILE: "",
   RPC_URLS: "",
+  RPC_URL: "",
   PROTOCOL_SIGNER_KEY: "",
   PUBLIC_URL: "",
 };
