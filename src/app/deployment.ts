@@ -5,7 +5,7 @@ import type { Address, LocalAccount } from "viem";
 import { AuctionResults } from "../auctions/service.ts";
 import { AdapterReader } from "../chain/adapter-reader.ts";
 import { BlockTracker } from "../chain/blocks.ts";
-import { type ChainPublicClient, createChainPublicClient } from "../chain/client.ts";
+import { type ChainPublicClient, createChainPublicClient, DEFAULT_RPC_TIMEOUT_MS } from "../chain/client.ts";
 import { ViemSwapChain } from "../chain/swap-chain.ts";
 import type { Clock } from "../clock.ts";
 import { SolverCooldowns } from "../cooldowns/cooldowns.ts";
@@ -32,6 +32,7 @@ import type { OrderEvents } from "../orders/order-events.ts";
 import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
 import { SolverNotifications } from "../orders/solver-notifications.ts";
+import { OutageLog } from "../outages.ts";
 import type { SolverActivity } from "../scorecards/activity.ts";
 import { AnswerStatsFold } from "../scorecards/answer-stats-fold.ts";
 import { ScorecardRepository } from "../scorecards/repository.ts";
@@ -63,6 +64,8 @@ export interface DeploymentOptions {
   demoSwapper?: Address;
   /** The devnet's faucet, behind the dev helpers; anywhere else they answer 403 DEV_ONLY. */
   faucet?: DevFaucet;
+  /** How long one RPC URL gets to answer one request (RPC_TIMEOUT_MS; default DEFAULT_RPC_TIMEOUT_MS). */
+  rpcTimeoutMs?: number;
   /** How often the chain head is polled (default 1000 ms). */
   blockPollIntervalMs?: number;
   /** How often the indexer looks for new blocks (default 1000 ms). */
@@ -144,6 +147,10 @@ export function buildDeploymentParts(
     name: deployment.chainName,
     rpcUrls: options.rpcUrls,
     ...(deployment.multicall ? { multicall3: deployment.multicall } : {}),
+    // A request that needs the chain answers (503 CHAIN_UNAVAILABLE at worst) within two tries of each URL.
+    timeoutMs: options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
+    retryCount: 1,
+    outage: new OutageLog(logger, "chain", { chainId: deployment.chainId, chain: deployment.chainName }),
   });
   const blocks = new BlockTracker(publicClient, pollIntervalMs);
   const cooldownRepository = new CooldownRepository(database.db);

@@ -13,6 +13,7 @@
 // requests finish; SHUTDOWN_TIMEOUT_MS bounds it; the last quote rounds are stored) → the workers stop, last
 // started first, then what was running before the root (the devnet's bundled solvers, then anvil) → the database
 // closes. The whole stop is bounded once, by the signal handler (shutdown.ts, src/cli/signals.ts).
+
 import { AdminGuard } from "../admin/token.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { checkInternalListener, DEFAULT_INTERNAL_PORT, type Env, httpTimeouts } from "../config/env.ts";
@@ -35,6 +36,7 @@ import { OpenOrdersCache } from "../orders/open-orders-cache.ts";
 import { OrderEvents } from "../orders/order-events.ts";
 import { OrderFeed } from "../orders/order-feed.ts";
 import { OrderStreams } from "../orders/order-stream.ts";
+import { failureLevel } from "../outages.ts";
 import { PointsRepository } from "../points/repository.ts";
 import { PointsService } from "../points/service.ts";
 import { RegistryResponses } from "../registry/responses.ts";
@@ -160,14 +162,17 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   };
 
   const deployment = options.deployment
-    ? buildDeploymentParts(options.deployment, {
-        database,
-        clock,
-        logger,
-        solverLogos,
-        orderEvents,
-        solverActivity: metrics.solvers,
-      })
+    ? buildDeploymentParts(
+        { rpcTimeoutMs: env.RPC_TIMEOUT_MS, ...options.deployment },
+        {
+          database,
+          clock,
+          logger,
+          solverLogos,
+          orderEvents,
+          solverActivity: metrics.solvers,
+        },
+      )
     : undefined;
   const deploymentServices: DeploymentServices | undefined = deployment && {
     market: deployment.market,
@@ -181,7 +186,10 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       streams: new OrderStreams(database, parts.orderFeed, {
         budget: new ConnectionBudget(env.STREAM_DB_CONNECTIONS),
         onError: (error) =>
-          logger.warn({ err: error }, "order stream ended by a failed read; its client resumes"),
+          logger[failureLevel(error, "warn")](
+            { err: error },
+            "order stream ended by a failed read; its client resumes",
+          ),
       }),
       connections: parts.streamConnections,
       solvers: deployment.market.solvers,

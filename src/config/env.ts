@@ -1,5 +1,6 @@
 // The process environment the service reads, parsed once and validated, so a typo fails at start.
 import { z } from "zod";
+import { DEFAULT_RPC_TIMEOUT_MS } from "../chain/client.ts";
 import { SHIPPED_NETWORKS } from "../deployment/load.ts";
 import { DEFAULT_HTTP_TIMEOUTS, HEARTBEAT_INTERVAL_MS, type HttpTimeouts } from "./http-timeouts.ts";
 
@@ -24,7 +25,10 @@ const EnvSchema = z.object({
   INTERNAL_ALLOWED_HOSTS: z.string().optional(),
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().min(1).default("./data"),
+  /** The API's public origin (e.g. https://api.example.com): the URLs Sluice hands out; required off the devnet. */
   PUBLIC_URL: z.string().url().optional(),
+  /** How long one RPC URL (RPC_URLS) gets to answer one request before the next is tried. */
+  RPC_TIMEOUT_MS: milliseconds(100).default(DEFAULT_RPC_TIMEOUT_MS),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** How long to keep accepting requests (with /health answering 503) after SIGTERM before closing the listener. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(0),

@@ -2,11 +2,13 @@
 // deadline has passed in chain time or whose nonce is used on-chain (filled or invalidated). Discounts that are
 // only not live for now (signer unauthorized, below a raised minDiscount, adapter paused) stay and are simply not
 // offered. Every replica may run it: deleting by discount id is idempotent.
+
 import type { Hex } from "viem";
 import type { BlockSource } from "../chain/blocks.ts";
 import type { Deployment } from "../deployment/schema.ts";
 import type { InventoryReader } from "../inventory/source.ts";
 import type { Logger } from "../logger.ts";
+import { failureLevel } from "../outages.ts";
 import type { StoredDiscount } from "./discount.ts";
 import type { LiveDiscounts } from "./live.ts";
 import { PERMANENT_FAULTS } from "./liveness.ts";
@@ -33,7 +35,9 @@ export class DiscountExpiryWorker {
     if (this.#timer) return;
     this.#timer = setInterval(() => {
       this.#running ??= this.#tick()
-        .catch((error: unknown) => this.options.logger.warn({ err: error }, "discount sweep failed"))
+        .catch((error: unknown) =>
+          this.options.logger[failureLevel(error, "warn")]({ err: error }, "discount sweep failed"),
+        )
         .finally(() => {
           this.#running = undefined;
         });

@@ -3,6 +3,7 @@
 // module and publishes the changes to OrderEvents. One replica indexes at a time: it holds the indexer lease
 // (lease.ts), and every write checks the lease in its own transaction. A replica that loses the lease (its database
 // session dropped, or another replica took over) stops indexing and tries to acquire it again at every poll.
+
 import type { Address } from "viem";
 import type { ChainPublicClient } from "../chain/client.ts";
 import type { Clock } from "../clock.ts";
@@ -11,6 +12,7 @@ import { DEFAULT_FINALITY_DEPTH } from "../deployment/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { OrderEvents, OrderStatusChanged } from "../orders/order-events.ts";
 import { OrderSettlement } from "../orders/settlement.ts";
+import { failureLevel } from "../outages.ts";
 import { BlockFollower, MAX_BLOCKS_PER_STEP, type StepResult } from "./block-follower.ts";
 import { type BlockReads, type OrderEndObserver, ReactorEventApplier } from "./event-applier.ts";
 import { Finality } from "./finality.ts";
@@ -92,7 +94,8 @@ export class ReactorIndexer {
         if (lease) await this.#stepUntilCaughtUp(lease);
       } catch (error) {
         if (error instanceof IndexerLeaseLostError) await this.#dropLease(error.message);
-        else this.options.logger.error({ err: error }, "indexer step failed; retrying");
+        else
+          this.options.logger[failureLevel(error, "error")]({ err: error }, "indexer step failed; retrying");
       }
       if (!this.#stopped) this.#timer = setTimeout(run, this.options.pollIntervalMs ?? 1000);
     };
