@@ -163,7 +163,12 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
 
   const deployment = options.deployment
     ? buildDeploymentParts(
-        { rpcTimeoutMs: env.RPC_TIMEOUT_MS, ...options.deployment },
+        {
+          rpcTimeoutMs: env.RPC_TIMEOUT_MS,
+          headPollMs: env.BLOCK_POLL_MS,
+          ...(env.RPC_WS_URL ? { webSocketUrl: env.RPC_WS_URL } : {}),
+          ...options.deployment,
+        },
         {
           database,
           clock,

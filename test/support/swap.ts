@@ -129,6 +129,8 @@ export interface SwapTestAppOptions {
   rpcUrls?: readonly string[];
   /** How long one RPC URL gets to answer one request (RPC_TIMEOUT_MS). */
   rpcTimeoutMs?: number;
+  /** RPC_WS_URL: new heads pushed from there once started (by default they are polled every 20 ms). */
+  webSocketUrl?: string;
   /** How often a started runtime's indexer polls (default 1000 ms). */
   indexerPollIntervalMs?: number;
   /** Run the indexer once started (default true). */
@@ -173,6 +175,8 @@ export async function createSwapTestApp(
       ),
       // Tests mine blocks by hand; poll fast so a new block is seen at once.
       blockPollIntervalMs: 20,
+      headPollMs: 20,
+      ...(options.webSocketUrl ? { webSocketUrl: options.webSocketUrl } : {}),
       ...(options.indexerPollIntervalMs !== undefined
         ? { indexerPollIntervalMs: options.indexerPollIntervalMs }
         : {}),
