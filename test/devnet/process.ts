@@ -35,6 +35,7 @@ export const CLEAN_ENV = {
   DEPLOYMENT_FILE: "",
   RPC_URLS: "",
   RPC_URL: "",
+  RPC_WS_URL: "",
   PROTOCOL_SIGNER_KEY: "",
   PUBLIC_URL: "",
 };
