@@ -5,7 +5,8 @@ import type { Address, LocalAccount } from "viem";
 import { AuctionResults } from "../auctions/service.ts";
 import { AdapterReader } from "../chain/adapter-reader.ts";
 import { BlockTracker } from "../chain/blocks.ts";
-import { type ChainPublicClient, createChainPublicClient } from "../chain/client.ts";
+import { type ChainPublicClient, createChainPublicClient, DEFAULT_RPC_TIMEOUT_MS } from "../chain/client.ts";
+import { DEFAULT_BLOCK_POLL_MS, HeadFollower } from "../chain/heads.ts";
 import { ViemSwapChain } from "../chain/swap-chain.ts";
 import type { Clock } from "../clock.ts";
 import { SolverCooldowns } from "../cooldowns/cooldowns.ts";
@@ -32,6 +33,7 @@ import type { OrderEvents } from "../orders/order-events.ts";
 import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
 import { SolverNotifications } from "../orders/solver-notifications.ts";
+import { OutageLog } from "../outages.ts";
 import type { SolverActivity } from "../scorecards/activity.ts";
 import { AnswerStatsFold } from "../scorecards/answer-stats-fold.ts";
 import { ScorecardRepository } from "../scorecards/repository.ts";
@@ -63,9 +65,17 @@ export interface DeploymentOptions {
   demoSwapper?: Address;
   /** The devnet's faucet, behind the dev helpers; anywhere else they answer 403 DEV_ONLY. */
   faucet?: DevFaucet;
-  /** How often the chain head is polled (default 1000 ms). */
+  /** How long one RPC URL gets to answer one request (RPC_TIMEOUT_MS; default DEFAULT_RPC_TIMEOUT_MS). */
+  rpcTimeoutMs?: number;
+  /** A WebSocket RPC endpoint new heads are pushed from (RPC_WS_URL); without one they are polled. */
+  webSocketUrl?: string;
+  /** How often eth_blockNumber is polled for new heads without a subscription (BLOCK_POLL_MS, default 250 ms). */
+  headPollMs?: number;
+  /** Follow new heads (default true): off, the block tracker, indexer and discount sweep run on their intervals. */
+  followHeads?: boolean;
+  /** How long the head the API uses is trusted without a new one vouching for it (default 1000 ms). */
   blockPollIntervalMs?: number;
-  /** How often the indexer looks for new blocks (default 1000 ms). */
+  /** Without heads, how often the indexer looks for new blocks; with heads, how soon it retries (default 1000 ms). */
   indexerPollIntervalMs?: number;
   /** Run the Reactor indexer and reconciler in this process (default true). */
   indexer?: boolean;
@@ -90,6 +100,8 @@ export interface DeploymentContext {
 export interface DeploymentParts {
   deployment: Deployment;
   publicClient: ChainPublicClient;
+  /** New heads, which the block tracker, the indexer and the discount sweep wake on (none when not followed). */
+  heads: HeadFollower | undefined;
   blocks: BlockTracker;
   market: Market;
   discounts: {
@@ -124,7 +136,8 @@ export interface DeploymentParts {
   /** Binds the stored swap state to this chain, resetting it (with a warning) if the chain changed. */
   bindChain(): Promise<void>;
   /**
-   * In start order: solver notifications, the block tracker, the indexer (unless off), the discount expiry worker,
+   * In start order: solver notifications, the new heads, the block tracker, the indexer (unless off), the discount
+   * expiry worker,
    * the scorecards' minute-row pruning.
    */
   workers: Step[];
@@ -144,8 +157,22 @@ export function buildDeploymentParts(
     name: deployment.chainName,
     rpcUrls: options.rpcUrls,
     ...(deployment.multicall ? { multicall3: deployment.multicall } : {}),
+    // A request that needs the chain answers (503 CHAIN_UNAVAILABLE at worst) within two tries of each URL.
+    timeoutMs: options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
+    retryCount: 1,
+    outage: new OutageLog(logger, "chain", { chainId: deployment.chainId, chain: deployment.chainName }),
   });
-  const blocks = new BlockTracker(publicClient, pollIntervalMs);
+  // Every worker that waits for blocks wakes on a new head (pushed over RPC_WS_URL, else polled every BLOCK_POLL_MS).
+  const heads =
+    (options.followHeads ?? true)
+      ? new HeadFollower({
+          client: publicClient,
+          ...(options.webSocketUrl ? { webSocketUrl: options.webSocketUrl } : {}),
+          pollMs: options.headPollMs ?? DEFAULT_BLOCK_POLL_MS,
+          logger: logger.child({ worker: "heads" }),
+        })
+      : undefined;
+  const blocks = new BlockTracker(publicClient, pollIntervalMs, heads);
   const cooldownRepository = new CooldownRepository(database.db);
   const cooldownView = new SolverCooldowns(
     cooldownRepository,
@@ -207,6 +234,7 @@ export function buildDeploymentParts(
       deployment,
       logger: logger.child({ worker: "discount-expiry" }),
       pollIntervalMs,
+      ...(heads ? { heads } : {}),
     }),
   };
 
@@ -264,6 +292,7 @@ export function buildDeploymentParts(
     clock,
     logger: logger.child({ worker: "indexer" }),
     pollIntervalMs: options.indexerPollIntervalMs ?? 1000,
+    ...(heads ? { heads } : {}),
     endObserver: cooldowns.fades,
   });
 
@@ -288,6 +317,7 @@ export function buildDeploymentParts(
   const answerStatsFold = new AnswerStatsFold(database, logger.child({ worker: "scorecard-fold" }));
   const workers: Step[] = [
     { name: "solver notifications", start: () => notifications.start(), stop: () => notifications.stop() },
+    ...(heads ? [{ name: "heads", start: () => heads.start(), stop: () => heads.stop() }] : []),
     { name: "block tracker", start: () => blocks.start(), stop: () => blocks.stop() },
     ...((options.indexer ?? true)
       ? [{ name: "indexer", start: () => indexer.start(), stop: () => indexer.stop() }]
@@ -304,6 +334,7 @@ export function buildDeploymentParts(
   return {
     deployment,
     publicClient,
+    heads,
     blocks,
     market,
     discounts,

@@ -113,6 +113,8 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
         deployment: solvers.deployment,
         chainIdentity: chain.identity,
         rpcUrls: [chain.rpcUrl],
+        // anvil serves WebSocket on its HTTP port: heads are pushed, not polled.
+        webSocketUrl: env.RPC_WS_URL ?? chain.rpcUrl.replace(/^http/, "ws"),
         protocolSigner: chain.protocolSigner,
         solverSecrets: solvers.solverSecrets,
         faucet: chain.faucet,

@@ -13,8 +13,8 @@
 // two equal). The listeners start last and stop first: every request runs with every other part up and drains
 // before any stops. The whole stop is bounded once, by the signal handler (shutdown.ts, src/cli/signals.ts).
 // On the devnet that list is: database → anvil → bundled solvers → order feed → solver cooldowns → chain binding →
-// order log retention → solver notifications → block tracker → indexer → discount expiry → scorecard retention →
-// scorecard fold → HTTP listeners → admin address.
+// order log retention → solver notifications → heads → block tracker → indexer → discount expiry → scorecard
+// retention → scorecard fold → HTTP listeners → admin address.
 import { AdminOperations } from "../admin/operations.ts";
 import { removeAdminServerRecord, writeAdminServerRecord } from "../admin/running-server.ts";
 import { AdminGuard } from "../admin/token.ts";
@@ -39,6 +39,7 @@ import { OpenOrdersCache } from "../orders/open-orders-cache.ts";
 import { OrderEvents } from "../orders/order-events.ts";
 import { OrderFeed } from "../orders/order-feed.ts";
 import { OrderStreams } from "../orders/order-stream.ts";
+import { failureLevel } from "../outages.ts";
 import { PointsRepository } from "../points/repository.ts";
 import { PointsService } from "../points/service.ts";
 import { RegistryResponses } from "../registry/responses.ts";
@@ -166,14 +167,22 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   };
 
   const deployment = options.deployment
-    ? buildDeploymentParts(options.deployment, {
-        database,
-        clock,
-        logger,
-        solverLogos,
-        orderEvents,
-        solverActivity: metrics.solvers,
-      })
+    ? buildDeploymentParts(
+        {
+          rpcTimeoutMs: env.RPC_TIMEOUT_MS,
+          headPollMs: env.BLOCK_POLL_MS,
+          ...(env.RPC_WS_URL ? { webSocketUrl: env.RPC_WS_URL } : {}),
+          ...options.deployment,
+        },
+        {
+          database,
+          clock,
+          logger,
+          solverLogos,
+          orderEvents,
+          solverActivity: metrics.solvers,
+        },
+      )
     : undefined;
   const deploymentServices: DeploymentServices | undefined = deployment && {
     market: deployment.market,
@@ -187,7 +196,10 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       streams: new OrderStreams(database, parts.orderFeed, {
         budget: new ConnectionBudget(env.STREAM_DB_CONNECTIONS),
         onError: (error) =>
-          logger.warn({ err: error }, "order stream ended by a failed read; its client resumes"),
+          logger[failureLevel(error, "warn")](
+            { err: error },
+            "order stream ended by a failed read; its client resumes",
+          ),
       }),
       connections: parts.streamConnections,
       solvers: deployment.market.solvers,

@@ -14,6 +14,7 @@
 import { type Address, type ContractFunctionParameters, getAddress, isAddressEqual } from "viem";
 import { erc4626AssetAbi, liquidLaneAdapterViewAbi } from "./abis.ts";
 import type { ChainPublicClient } from "./client.ts";
+import { answeredResults } from "./unavailable.ts";
 
 export interface FillerStatus {
   filler: Address;
@@ -288,6 +289,6 @@ export class AdapterReader {
         }),
       ),
     );
-    return { results: answers.flat() as CallResult[], ethCalls: chunks.length };
+    return { results: answeredResults(answers.flat() as CallResult[]), ethCalls: chunks.length };
   }
 }

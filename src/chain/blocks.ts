@@ -1,6 +1,8 @@
 // The chain head as the API sees it: the latest block number and timestamp, refreshed in the background so a
-// request never waits for an RPC round trip just to learn which block it is.
+// request never waits for an RPC round trip just to learn which block it is: at every new head when it follows heads
+// (heads.ts), else every poll interval.
 import type { ChainPublicClient } from "./client.ts";
+import type { HeadSource } from "./heads.ts";
 
 export interface BlockHead {
   number: bigint;
@@ -16,16 +18,27 @@ export class BlockTracker implements BlockSource {
   #head: BlockHead | undefined;
   #pending: Promise<BlockHead> | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #unfollow: (() => void) | undefined;
   #fetchedAt = 0;
 
   constructor(
     private readonly client: Pick<ChainPublicClient, "getBlock">,
     private readonly pollIntervalMs = 1000,
+    /** New heads: each one refreshes the head at once, and a head they say is current needs no refresh. */
+    private readonly heads?: HeadSource,
   ) {}
 
-  /** Starts refreshing the head every poll interval (idempotent). */
+  /** Starts refreshing the head at every new head, or every poll interval without heads (idempotent). */
   start(): void {
-    if (this.#timer) return;
+    if (this.#timer || this.#unfollow) return;
+    if (this.heads) {
+      this.#unfollow = this.heads.onHead(() => {
+        this.#refresh().catch(() => {
+          // A failed read keeps the last head; the next head or request tries again.
+        });
+      });
+      return;
+    }
     this.#timer = setInterval(() => {
       this.#refresh().catch(() => {
         // A failed poll keeps the last head; the next poll or request tries again.
@@ -37,11 +50,20 @@ export class BlockTracker implements BlockSource {
   stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#unfollow?.();
+    this.#unfollow = undefined;
   }
 
-  /** The latest known head; fetched on demand when none is known or the last one is older than two polls. */
+  /**
+   * The latest known head; fetched on demand when none is known, or when the followed heads do not vouch for it and
+   * it is older than two polls.
+   */
   async latest(): Promise<BlockHead> {
-    if (this.#head && Date.now() - this.#fetchedAt < 2 * this.pollIntervalMs) return this.#head;
+    if (
+      this.#head &&
+      (this.heads?.isCurrent(this.#head.number) || Date.now() - this.#fetchedAt < 2 * this.pollIntervalMs)
+    )
+      return this.#head;
     return this.#refresh();
   }
 

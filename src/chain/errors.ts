@@ -1,6 +1,8 @@
-// Decoding named revert errors of the project's contracts out of whatever viem threw (a simulate/write/call error,
+// The chain's named failures: a chain out of reach (ChainUnavailableError, answered 503 CHAIN_UNAVAILABLE), and
+// decoding named revert errors of the project's contracts out of whatever viem threw (a simulate/write/call error,
 // an RPC error carrying revert data, or raw revert data), e.g. to log "InvalidOutput" instead of a hex blob.
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, type Hex } from "viem";
+import { BaseError as SluiceBaseError } from "../shared/errors.ts";
 import {
   adapterFactoryAbi,
   executorAbi,
@@ -84,5 +86,32 @@ export function decodeRevert(errorOrData: unknown): DecodedRevert | undefined {
     return { name: decoded.errorName, args: decoded.args ?? [], data };
   } catch {
     return undefined;
+  }
+}
+
+/** The chain a deployment runs on, as its errors and logs name it. */
+export interface ChainName {
+  chainId: number;
+  name: string;
+}
+
+/** A chain outage usually outlasts a second; a client asking again after this long reads a recovered chain at once. */
+const CHAIN_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The chain's RPC could not be read (no endpoint answered, or none in time): a request that needs the chain cannot
+ * be answered now, and can be shortly. Never "no quotes" nor "database": nothing was judged, nothing was stored.
+ */
+export class ChainUnavailableError extends SluiceBaseError {
+  override name = "ChainUnavailableError";
+  readonly retryAfterSeconds = CHAIN_RETRY_AFTER_SECONDS;
+  constructor(chain: ChainName, options: { cause?: unknown } = {}) {
+    super(
+      `The chain ${chain.name} (${chain.chainId}) is unavailable: its RPC did not answer; retry shortly`,
+      {
+        details: { chainId: chain.chainId, chain: chain.name, retryAfterSeconds: CHAIN_RETRY_AFTER_SECONDS },
+        ...(options.cause !== undefined ? { cause: options.cause } : {}),
+      },
+    );
   }
 }

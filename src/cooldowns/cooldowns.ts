@@ -7,9 +7,11 @@
 // is in cooldown, the one whose automatic cooldown ends first keeps being asked (its cooldown still stands, and is
 // shown): an error line when that starts, `sluice_fade_breaker_floor{solver}` at 1, and the alert README names. An
 // operator's cooldown is never overridden.
+
 import type { Clock } from "../clock.ts";
 import type { CooldownConfig } from "../deployment/schema.ts";
 import type { Logger } from "../logger.ts";
+import { failureLevel } from "../outages.ts";
 import { OPERATOR_REASON } from "./policy.ts";
 import type { ActiveCooldown, CooldownChange, CooldownRepository } from "./repository.ts";
 
@@ -93,7 +95,10 @@ export class SolverCooldowns {
     await this.refresh();
     this.#timer = setInterval(() => {
       this.refresh().catch((error: unknown) =>
-        this.logger.warn({ err: error }, "cooldown state not refreshed; the previous one holds"),
+        this.logger[failureLevel(error, "warn")](
+          { err: error },
+          "cooldown state not refreshed; the previous one holds",
+        ),
       );
     }, REFRESH_INTERVAL_MS);
     this.#timer.unref();

@@ -4,10 +4,12 @@
 // solver keeps a window of its last counted rounds since its last cooldown ended; more than the configured share of
 // failures in a full window starts a cooldown, stored, so every replica honours it. The windows live in memory: each
 // replica judges the rounds it ran, a sample of the same traffic (docs/solvers.md "Solver cooldowns").
+
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import type { RoundAnswer, RoundObserver } from "../market/market.ts";
+import { failureLevel } from "../outages.ts";
 import { SOLVER_REJECTIONS } from "../solvers/client.ts";
 import type { SolverCooldowns } from "./cooldowns.ts";
 import { failureReason, failuresCallForCooldown } from "./policy.ts";
@@ -82,7 +84,8 @@ export class FailureCounter implements RoundObserver {
       )
       .then(
         (changes) => this.cooldowns.recorded(changes),
-        (error: unknown) => this.logger.error({ err: error, solverId }, "solver cooldown not stored"),
+        (error: unknown) =>
+          this.logger[failureLevel(error, "error")]({ err: error, solverId }, "solver cooldown not stored"),
       )
       .finally(() => this.#starting.delete(solverId));
     this.#starting.set(solverId, starting);

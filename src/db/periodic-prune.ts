@@ -1,7 +1,9 @@
 // A delete of rows nobody reads any more, run at start and then every interval on every replica: the delete is
 // idempotent and cheap when there is nothing to drop, so no replica has to be chosen for it. One run at a time; a
 // failed run (the database out of reach) is logged and tried again at the next interval.
+
 import type { Logger } from "../logger.ts";
+import { failureLevel } from "../outages.ts";
 import { PeriodicJob } from "./periodic-job.ts";
 
 export interface PeriodicPruneOptions {
@@ -40,7 +42,10 @@ export class PeriodicPrune {
       if (deleted > 0) logger.info({ deleted }, `pruned ${what}`);
       return deleted;
     } catch (error) {
-      logger.warn({ err: error }, `pruning ${what} failed; retrying at the next interval`);
+      logger[failureLevel(error, "warn")](
+        { err: error },
+        `pruning ${what} failed; retrying at the next interval`,
+      );
       return 0;
     }
   }

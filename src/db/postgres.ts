@@ -7,6 +7,7 @@
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import type { Logger } from "../logger.ts";
+import { OutageLog } from "../outages.ts";
 import {
   type AdvisoryLock,
   type LockWaitPolicy,
@@ -16,7 +17,7 @@ import {
 } from "./advisory-locks.ts";
 import type { Database, Db, Listening, NotificationHandlers } from "./client.ts";
 import * as schema from "./schema.ts";
-import { DatabaseUnavailableError } from "./unavailable.ts";
+import { asClientFailure, asDatabaseUnavailable, DatabaseUnavailableError } from "./unavailable.ts";
 
 export interface PostgresTimeouts {
   /** Opening a connection, authentication included; also the longest wait for a free pooled connection. */
@@ -49,21 +50,32 @@ export interface PostgresOptions {
   poolSize: number;
   timeouts: PostgresTimeouts;
   logger: Logger;
+  /** The database's outages, shared by its pools (default: a new one on `logger`). */
+  outage?: OutageLog;
 }
 
 export function openPostgres(options: PostgresOptions): Database {
   const { timeouts, logger } = options;
+  const outage = options.outage ?? new OutageLog(logger, "database");
+  const shared: PostgresOptions = { ...options, outage };
   const { statementMs } = timeouts;
-  const pool = new pg.Pool({
+  const pool = new ClassifyingPool({
     ...connectionConfig(options.url, timeouts, "sluice"),
     max: options.poolSize,
     idleTimeoutMillis: timeouts.idleMs,
     ...(statementMs !== undefined ? { statement_timeout: statementMs } : {}),
     Client: BoundedClient as never,
     answerWithinMs: statementMs === undefined ? undefined : statementMs + ANSWER_GRACE_MS,
-  } as pg.PoolConfig);
+    outage,
+  } as pg.PoolConfig & { outage: OutageLog });
   pool.on("connect", (client) => {
-    client.on("error", (error) => logger.warn({ err: error }, "database connection lost"));
+    // An idle connection that breaks is replaced; if the database is out of reach, the next query says so (once).
+    client.on("error", (error) =>
+      logger[asDatabaseUnavailable(asClientFailure(error)) ? "debug" : "warn"](
+        { err: error },
+        "database connection lost",
+      ),
+    );
   });
   // The pool's own report of an idle connection's error: the listener above has logged it already.
   pool.on("error", () => {});
@@ -84,13 +96,14 @@ export function openPostgres(options: PostgresOptions): Database {
       if (statementMs === undefined) return database;
       maintenance ??= openPostgres({
         ...options,
+        outage,
         poolSize: 2,
         timeouts: { ...timeouts, statementMs: undefined },
       });
       return maintenance;
     },
     async tryAdvisoryLock(lock) {
-      const session = await openLockSession(options, lock);
+      const session = await openLockSession(shared, lock);
       try {
         if (!(await tryLockSession(session.client, lock))) {
           await session.close();
@@ -108,7 +121,7 @@ export function openPostgres(options: PostgresOptions): Database {
       };
     },
     async withAdvisoryLock(lock, fn) {
-      const session = await openLockSession(options, lock);
+      const session = await openLockSession(shared, lock);
       try {
         await lockSession(session.client, lock, policy);
         // The work done under the lock (migrations) has no time limit.
@@ -135,7 +148,7 @@ export function openPostgres(options: PostgresOptions): Database {
         client.release(failure);
       }
     },
-    listen: (channel, handlers) => listenWithReconnect(options, channel, handlers),
+    listen: (channel, handlers) => listenWithReconnect(shared, channel, handlers),
     async close() {
       await maintenance?.close();
       await pool.end();
@@ -144,39 +157,85 @@ export function openPostgres(options: PostgresOptions): Database {
   return database;
 }
 
+type Callback = (error: unknown, ...results: unknown[]) => unknown;
+
 /**
- * A node-postgres client that gives up on a query the server has not answered within `answerWithinMs` of sending
- * it: it destroys the connection, which fails the query (and any queued behind it) with DatabaseUnavailableError.
+ * Runs `call` (a node-postgres method taking a callback last, or returning a promise without one) so that what it
+ * fails with is classified where the client raised it (asClientFailure), the database's outage told of each
+ * failure that means it is out of reach and of each success, and `settled` called once either way.
+ */
+function classified(
+  outage: OutageLog,
+  call: (...args: unknown[]) => unknown,
+  args: unknown[],
+  settled: () => void = () => {},
+): unknown {
+  const report = (error: unknown): unknown => {
+    const failure = asClientFailure(error);
+    if (failure instanceof DatabaseUnavailableError) outage.failed(failure);
+    return failure;
+  };
+  const callback = args.at(-1);
+  if (typeof callback === "function") {
+    args[args.length - 1] = (error: unknown, ...results: unknown[]) => {
+      settled();
+      if (error) return (callback as Callback)(report(error), ...results);
+      outage.succeeded();
+      return (callback as Callback)(error, ...results);
+    };
+    return call(...args);
+  }
+  const result = call(...args) as Promise<unknown> | undefined;
+  if (!result || typeof result.then !== "function") return result;
+  return result.then(
+    (value) => {
+      settled();
+      outage.succeeded();
+      return value;
+    },
+    (error: unknown) => {
+      settled();
+      throw report(error);
+    },
+  );
+}
+
+/** A pool whose connect (the path of every pooled query) fails with classified errors (see BoundedClient). */
+class ClassifyingPool extends pg.Pool {
+  constructor(config: pg.PoolConfig & { outage: OutageLog }) {
+    super(config);
+    const connect = this.connect.bind(this) as (...args: unknown[]) => unknown;
+    this.connect = ((...args: unknown[]) => classified(config.outage, connect, args)) as pg.Pool["connect"];
+  }
+}
+
+/**
+ * A node-postgres client whose connect and queries fail with classified errors: a DatabaseUnavailableError when the
+ * database is out of reach (told to the database's OutageLog), the driver's own error otherwise. It gives up on a
+ * query the server has not answered within `answerWithinMs` of sending it: it destroys the connection, which fails
+ * the query (and any queued behind it) with DatabaseUnavailableError.
  */
 class BoundedClient extends pg.Client {
   answerWithinMs: number | undefined;
 
-  constructor(config: pg.ClientConfig & { answerWithinMs?: number | undefined }) {
+  constructor(config: pg.ClientConfig & { answerWithinMs?: number | undefined; outage: OutageLog }) {
     super(config);
     this.answerWithinMs = config.answerWithinMs;
+    const { outage } = config;
+    const connect = this.connect.bind(this) as (...args: unknown[]) => unknown;
+    this.connect = ((...args: unknown[]) => classified(outage, connect, args)) as pg.Client["connect"];
     const send = this.query.bind(this) as (...args: unknown[]) => unknown;
     this.query = ((...args: unknown[]) => {
       const limitMs = this.answerWithinMs;
-      // Submittables (cursors, streams) run for as long as their reader wants.
-      if (limitMs === undefined || typeof (args[0] as pg.Submittable | undefined)?.submit === "function")
-        return send(...args);
+      // Submittables (cursors, streams) run for as long as their reader wants, and report to it.
+      if (typeof (args[0] as pg.Submittable | undefined)?.submit === "function") return send(...args);
+      if (limitMs === undefined) return classified(outage, send, args);
       const timer = setTimeout(() => {
         this.connection.stream.destroy(
           new DatabaseUnavailableError(`no answer from the database within ${limitMs} ms`),
         );
       }, limitMs);
-      const answered = () => clearTimeout(timer);
-      const callback = args.at(-1);
-      if (typeof callback === "function") {
-        args[args.length - 1] = (...results: unknown[]) => {
-          answered();
-          return callback(...results);
-        };
-        return send(...args);
-      }
-      const result = send(...args) as Promise<unknown>;
-      result.then(answered, answered);
-      return result;
+      return classified(outage, send, args, () => clearTimeout(timer));
     }) as pg.Client["query"];
   }
 }
@@ -195,6 +254,7 @@ async function openLockSession(options: PostgresOptions, lock: AdvisoryLock): Pr
   const client = new BoundedClient({
     ...connectionConfig(options.url, timeouts, `sluice ${lock.name} lock`),
     answerWithinMs: timeouts.lockWaitMs + ANSWER_GRACE_MS,
+    outage: options.outage ?? new OutageLog(logger, "database"),
   });
   let lost: Error | undefined;
   let closing = false;
@@ -236,6 +296,7 @@ async function listenWithReconnect(
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
+  let listening = false;
 
   const connect = async () => {
     if (stopped) return;
@@ -245,10 +306,14 @@ async function listenWithReconnect(
     const dropped = (error: Error) => {
       if (down || stopped) return;
       down = true;
-      logger.warn(
+      const failure = asClientFailure(error);
+      if (failure instanceof DatabaseUnavailableError) options.outage?.failed(failure);
+      // Said once when a listening connection is lost; the attempts that fail while it is down are the outage's.
+      logger[listening ? "warn" : "debug"](
         { err: error, channel },
         "lost the database connection listening for changes; reconnecting",
       );
+      listening = false;
       handlers.onDisconnected(error);
       current.connection.stream.destroy();
       retry = setTimeout(connect, LISTEN_RECONNECT_MS);
@@ -265,7 +330,9 @@ async function listenWithReconnect(
       dropped(error as Error);
       return;
     }
-    if (!stopped) handlers.onConnected();
+    if (stopped) return;
+    listening = true;
+    handlers.onConnected();
   };
 
   await connect();

@@ -1,9 +1,13 @@
 // The one place that tells "the database cannot be reached or did not answer in time" from every other database
-// error. The driver reports these conditions as socket errors, SQLSTATEs or plain messages; callers (the HTTP error
-// layer) see one named class, with the driver's error as its cause.
+// error. Only the database client's own failures are classified, where the client raises them (src/db/postgres.ts
+// wraps its connections and queries): a socket error met anywhere else (a client hanging up mid-body, an RPC
+// connection reset) is never "database unavailable". Callers (the HTTP error layer, the workers) see one named
+// class, with the driver's error as its cause.
+import type { OutageError } from "../outages.ts";
 
-export class DatabaseUnavailableError extends Error {
+export class DatabaseUnavailableError extends Error implements OutageError {
   override name = "DatabaseUnavailableError";
+  readonly outage = "database";
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -39,17 +43,27 @@ const DRIVER_MESSAGES = new Set([
 ]);
 
 /**
- * `error` (or an error in its `cause` chain, as drizzle wraps driver errors) as a DatabaseUnavailableError when it
- * means the database is out of reach; undefined for every other error.
+ * A DatabaseUnavailableError (the one in `error`'s `cause` chain, as drizzle wraps what the client threw) when the
+ * error means the database is out of reach; undefined for every other error. Only errors the database client raised
+ * are in this class (see `asClientFailure`).
  */
 export function asDatabaseUnavailable(error: unknown): DatabaseUnavailableError | undefined {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 8; depth++) {
     if (current instanceof DatabaseUnavailableError) return current;
-    if (isUnavailable(current))
-      return new DatabaseUnavailableError(`database unavailable: ${current.message}`, { cause: error });
     current = current.cause;
   }
   return undefined;
+}
+
+/**
+ * What the database client raises for `error`, one of its own failures: a DatabaseUnavailableError (with `error` as
+ * its cause) when it means the database is out of reach, `error` itself otherwise (a constraint, a syntax error).
+ * Called only where the client (node-postgres) hands its failure back.
+ */
+export function asClientFailure(error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof DatabaseUnavailableError) return error;
+  if (!isUnavailable(error)) return error;
+  return new DatabaseUnavailableError(`database unavailable: ${error.message}`, { cause: error });
 }
 
 function isUnavailable(error: Error): boolean {

@@ -6,7 +6,7 @@ import { InvalidDeploymentError } from "./load.ts";
 import type { Deployment } from "./schema.ts";
 
 export interface DeploymentSecrets {
-  /** RPC endpoints, tried in order (`RPC_URLS`, comma-separated). */
+  /** RPC endpoints, tried in order (`RPC_URLS`, comma-separated; or one, `RPC_URL`). */
   rpcUrls: string[];
   /** The protocol key that counter-signs orders and discount swaps (`PROTOCOL_SIGNER_KEY`). */
   protocolSigner: LocalAccount;
@@ -17,16 +17,28 @@ export interface DeploymentSecrets {
 export function readDeploymentSecrets(deployment: Deployment, env: NodeJS.ProcessEnv): DeploymentSecrets {
   const problems: ConfigProblem[] = [];
 
-  const rpcUrls = (env.RPC_URLS ?? "")
+  const rpcField = env.RPC_URLS ? "env RPC_URLS" : "env RPC_URL";
+  const rpcUrls = (env.RPC_URLS || env.RPC_URL || "")
     .split(",")
     .map((url) => url.trim())
     .filter(Boolean);
   if (rpcUrls.length === 0)
-    problems.push({ field: "env RPC_URLS", reason: "required: one or more RPC URLs, comma-separated" });
+    problems.push({
+      field: "env RPC_URLS",
+      reason: "required: one or more RPC URLs, comma-separated, tried in order (or one in RPC_URL)",
+    });
   for (const url of rpcUrls) {
-    if (!/^(https?|wss?):\/\//.test(url))
-      problems.push({ field: "env RPC_URLS", reason: `not an RPC URL: ${url}` });
+    if (!/^https?:\/\//.test(url))
+      problems.push({ field: rpcField, reason: `not an HTTP(S) RPC URL: ${url}` });
   }
+
+  // Without it, the URLs handed out (solver logos) would follow each request's Host header, which a client sets.
+  if (!env.PUBLIC_URL)
+    problems.push({
+      field: "env PUBLIC_URL",
+      reason:
+        "required off the devnet: the API's public origin (e.g. https://api.example.com), which the URLs it hands out are built on",
+    });
 
   let protocolSigner: LocalAccount | undefined;
   const key = env.PROTOCOL_SIGNER_KEY;

@@ -1,11 +1,13 @@
 // The chain reads discounts need beyond the per-block adapter snapshot: each discount's nonce (`isUsedNonce`) and
 // its signer's `isFiller(marketMaker, signer)`, for many discounts at one block in one `eth_call`; and, for a
 // discount being published, everything it is judged on, read fresh at the latest block.
+
 import type { Address, ContractFunctionParameters } from "viem";
 import { liquidLaneAdapterViewAbi } from "../chain/abis.ts";
 import { AdapterReader } from "../chain/adapter-reader.ts";
 import type { BlockHead } from "../chain/blocks.ts";
 import type { ChainPublicClient } from "../chain/client.ts";
+import { answeredResults } from "../chain/unavailable.ts";
 import type { DiscountChainFacts } from "./liveness.ts";
 
 export interface DiscountReadItem {
@@ -66,13 +68,15 @@ export class DiscountChainReads {
       { address: item.adapter, abi, functionName: "isUsedNonce", args: [item.tokenToRedeem, item.nonce] },
       { address: item.adapter, abi, functionName: "isFiller", args: [item.marketMaker, item.signer] },
     ]);
-    const results: CallResult[] = await this.#client.multicall({
-      contracts: contracts as ContractFunctionParameters[],
-      allowFailure: true,
-      batchSize: 0,
-      blockNumber,
-      ...(this.#multicallAddress ? { multicallAddress: this.#multicallAddress } : { deployless: true }),
-    });
+    const results: CallResult[] = answeredResults(
+      await this.#client.multicall({
+        contracts: contracts as ContractFunctionParameters[],
+        allowFailure: true,
+        batchSize: 0,
+        blockNumber,
+        ...(this.#multicallAddress ? { multicallAddress: this.#multicallAddress } : { deployless: true }),
+      }),
+    );
     return items.map((_, index) => {
       const nonce = results[2 * index];
       const filler = results[2 * index + 1];

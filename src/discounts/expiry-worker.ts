@@ -2,11 +2,14 @@
 // deadline has passed in chain time or whose nonce is used on-chain (filled or invalidated). Discounts that are
 // only not live for now (signer unauthorized, below a raised minDiscount, adapter paused) stay and are simply not
 // offered. Every replica may run it: deleting by discount id is idempotent.
+
 import type { Hex } from "viem";
 import type { BlockSource } from "../chain/blocks.ts";
+import type { HeadSource } from "../chain/heads.ts";
 import type { Deployment } from "../deployment/schema.ts";
 import type { InventoryReader } from "../inventory/source.ts";
 import type { Logger } from "../logger.ts";
+import { failureLevel } from "../outages.ts";
 import type { StoredDiscount } from "./discount.ts";
 import type { LiveDiscounts } from "./live.ts";
 import { PERMANENT_FAULTS } from "./liveness.ts";
@@ -20,30 +23,52 @@ export interface DiscountExpiryWorkerOptions {
   deployment: Pick<Deployment, "inputTokens">;
   logger: Logger;
   pollIntervalMs: number;
+  /** New heads: with them it sweeps at each new head instead of every poll interval. */
+  heads?: HeadSource;
 }
 
 export class DiscountExpiryWorker {
   #timer: NodeJS.Timeout | undefined;
+  #unfollow: (() => void) | undefined;
   #running: Promise<unknown> | undefined;
   #lastSweptBlock: Hex | undefined;
+  #again = false;
 
   constructor(private readonly options: DiscountExpiryWorkerOptions) {}
 
   start(): void {
-    if (this.#timer) return;
-    this.#timer = setInterval(() => {
-      this.#running ??= this.#tick()
-        .catch((error: unknown) => this.options.logger.warn({ err: error }, "discount sweep failed"))
+    if (this.#timer || this.#unfollow) return;
+    const run = () => {
+      // A head that arrives during a sweep is swept right after it (the sweep reads the head it starts at).
+      if (this.#running) {
+        this.#again = true;
+        return;
+      }
+      this.#running = this.#tick()
+        .catch((error: unknown) =>
+          this.options.logger[failureLevel(error, "warn")]({ err: error }, "discount sweep failed"),
+        )
         .finally(() => {
           this.#running = undefined;
+          if (this.#again && this.#unfollow) {
+            this.#again = false;
+            run();
+          }
         });
-    }, this.options.pollIntervalMs);
+    };
+    if (this.options.heads) {
+      this.#unfollow = this.options.heads.onHead(run);
+      return;
+    }
+    this.#timer = setInterval(run, this.options.pollIntervalMs);
     this.#timer.unref();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#unfollow?.();
+    this.#unfollow = undefined;
     await this.#running;
   }
 

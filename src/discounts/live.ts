@@ -3,12 +3,14 @@
 // writes refresh at once, so a discount counts from its 200 and stops counting at its cancel's 200 (on another
 // replica within the repository's maxAgeMs); the per-discount chain reads (nonce, signer's filler flag) are made once per
 // snapshot, i.e. once per block and token, in one `eth_call`.
+
 import type { Address, Hex } from "viem";
 import type { InventorySnapshot } from "../inventory/adapter-state.ts";
 import { isAuthorizedOn } from "../inventory/adapter-state.ts";
 import type { DiscountOffer } from "../inventory/offer.ts";
 import type { Logger } from "../logger.ts";
 import type { DiscountOffers } from "../market/market.ts";
+import { failureLevel } from "../outages.ts";
 import type { DiscountChainReads, NonceAndFiller } from "./chain-reads.ts";
 import type { StoredDiscount } from "./discount.ts";
 import { type DiscountFault, discountFaults } from "./liveness.ts";
@@ -99,7 +101,7 @@ export class LiveDiscounts implements DiscountOffers {
         )
         .catch((error: unknown) => {
           // Without the reads no discount can be judged: none is offered, and the next request reads again.
-          this.options.logger.warn(
+          this.options.logger[failureLevel(error, "warn")](
             { err: error, block: snapshot.blockNumber },
             "discount chain reads failed",
           );

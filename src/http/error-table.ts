@@ -3,6 +3,7 @@
 // unreadable bodies, parser errors, the database out of reach, unhandled errors) keep their codes below.
 import { AdminAuthenticationError } from "../admin/errors.ts";
 import { AuctionNotFoundError, AuctionOpenError } from "../auctions/errors.ts";
+import { ChainUnavailableError } from "../chain/errors.ts";
 import {
   DevOnlyError,
   DevRpcUnavailableError,
@@ -145,6 +146,8 @@ export const ERROR_TABLE = [
   swap(NoQuotesError, 404, "NO_QUOTES"),
   // POST /quote and POST /order: a round whose solvers were left out by their concurrency cap.
   swapRetryable(SolversBusyError, 503, "SOLVERS_BUSY"),
+  // Every route that reads the chain: no RPC endpoint answered.
+  swapRetryable(ChainUnavailableError, 503, "CHAIN_UNAVAILABLE"),
   // GET /auctions/{requestId}.
   swap(AuctionNotFoundError, 404, "AUCTION_NOT_FOUND"),
   swap(AuctionOpenError, 409, "AUCTION_OPEN"),

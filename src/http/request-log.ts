@@ -1,18 +1,25 @@
 // Every request gets one log line (server.ts): at error for a 5xx, at info otherwise, except for requests a route
 // marks as routine — a solver polling its open orders twice a second — which are at debug, so an idle server's log
-// is not a wall of polls (LOG_LEVEL=debug shows them).
+// is not a wall of polls (LOG_LEVEL=debug shows them), and for a 503 an outage explains (the database or the chain
+// out of reach), at info: the outage's own two lines are its warnings (src/outages.ts), not one error per request.
 import type { FastifyRequest } from "fastify";
 
 export type RequestLogLevel = "error" | "info" | "debug";
 
 const routine = new WeakSet<FastifyRequest>();
+const outage = new WeakSet<FastifyRequest>();
 
 /** Logs this request's line at debug (unless it fails with a 5xx). */
 export function logAsRoutine(request: FastifyRequest): void {
   routine.add(request);
 }
 
+/** This request's failure is an outage's (its answer a 503 the outage explains). */
+export function logAsOutage(request: FastifyRequest): void {
+  outage.add(request);
+}
+
 export function requestLogLevel(request: FastifyRequest, status: number): RequestLogLevel {
-  if (status >= 500) return "error";
+  if (status >= 500) return outage.has(request) ? "info" : "error";
   return routine.has(request) ? "debug" : "info";
 }

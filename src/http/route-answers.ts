@@ -2,6 +2,7 @@
 // throw (through the one error table) and from what the framework answers for the route's shape (its inputs, a body,
 // the database behind it), never written per route. route() adds these statuses to the route's response schemas and
 // the OpenAPI document describes each one from here.
+import { ChainUnavailableError } from "../chain/errors.ts";
 import type { ErrorClass } from "../shared/errors.ts";
 import { type PartnerErrorCode, rowOf, type SwapErrorCode } from "./error-table.ts";
 
@@ -13,6 +14,8 @@ export interface RouteFailures {
   errors?: readonly ErrorClass[];
   /** It reads or writes the database: an unreachable one answers 503. */
   database?: boolean;
+  /** It reads the chain: an RPC out of reach answers 503 CHAIN_UNAVAILABLE (with Retry-After). */
+  chain?: boolean;
   /** What each status the route declares itself means (its 200, a 304, …); error statuses are described here. */
   descriptions?: Partial<Record<number, string>>;
 }
@@ -45,8 +48,8 @@ export interface RouteShape {
 
 /**
  * The error statuses a route can answer, in status order: a POST reads a JSON body (400 malformed, 413 over the body
- * limit, 415 not JSON); validated input answers 400; the database unreachable 503; any route 500 on a failure nobody
- * named; and each named error its row's statuses and code.
+ * limit, 415 not JSON); validated input answers 400; the database unreachable 503, the chain unreachable 503
+ * CHAIN_UNAVAILABLE; any route 500 on a failure nobody named; and each named error its row's statuses and code.
  */
 export function errorStatusAnswers(shape: RouteShape): ErrorStatusAnswer[] {
   const answers = new Map<number, ErrorStatusAnswer>();
@@ -63,7 +66,8 @@ export function errorStatusAnswers(shape: RouteShape): ErrorStatusAnswer[] {
   };
 
   if (shape.validatesInput || shape.method === "POST") framework("validation");
-  for (const error of shape.failures.errors ?? []) {
+  const errors = [...(shape.failures.errors ?? []), ...(shape.failures.chain ? [ChainUnavailableError] : [])];
+  for (const error of errors) {
     const row = rowOf(error);
     if (!row) throw new Error(`${error.name} has no row in the HTTP error table`);
     for (const status of row.statuses) {
@@ -118,6 +122,9 @@ export const CODE_MEANINGS: Record<SwapErrorCode | PartnerErrorCode, string> = {
   SOLVERS_BUSY:
     "No quote: solvers that could answer were left out by their concurrency cap; retry after `Retry-After` seconds " +
     "(`details.solversAsked`, `details.solversBusy`)",
+  CHAIN_UNAVAILABLE:
+    "The chain could not be read (no RPC endpoint answered in time): nothing was judged; retry after `Retry-After` " +
+    "seconds (`details.chainId`, `details.chain`)",
   QUOTE_MISMATCH: "The submitted quote differs from the quote issued",
   ORDER_NOT_FOUND: "Unknown order id",
   ORDER_NOT_OPEN:

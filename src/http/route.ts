@@ -63,7 +63,8 @@ export interface RouteDefinition<Schema extends FastifySchema> {
   atRoot?: true;
   /**
    * Fastify's schema, plus what the route's failures are (`errors` its service can throw, `database` when it needs
-   * one): every error status they lead to is added to `response` (see route-answers.ts).
+   * one, `chain` when it reads the chain): every error status they lead to is added to `response` (see
+   * route-answers.ts).
    */
   schema: Schema & RouteFailures;
   handler: Handler<Schema>;
@@ -91,13 +92,17 @@ export interface RouteEntry {
 export function route<Schema extends FastifySchema>(definition: RouteDefinition<Schema>): RouteEntry {
   const { listener, atRoot, url, ...options } = definition;
   const path = `${atRoot ? "" : LISTENER_PREFIX[listener]}${url}`;
-  const { errors, database, descriptions, ...declared } = options.schema;
+  const { errors, database, chain, descriptions, ...declared } = options.schema;
   const errorAnswers = declared.response
     ? errorStatusAnswers({
         method: definition.method,
         envelope: isPartnerPath(path) ? "partner" : "swap",
         validatesInput: Boolean(declared.body || declared.querystring || declared.params || declared.headers),
-        failures: { ...(errors ? { errors } : {}), ...(database ? { database } : {}) },
+        failures: {
+          ...(errors ? { errors } : {}),
+          ...(database ? { database } : {}),
+          ...(chain ? { chain } : {}),
+        },
       })
     : undefined;
   const withAnswers = errorAnswers

@@ -11,10 +11,12 @@ import Fastify, {
   LogController,
 } from "fastify";
 import { hasZodFastifySchemaValidationErrors, serializerCompiler } from "fastify-type-provider-zod";
+import { asChainUnavailable } from "../chain/unavailable.ts";
 import type { Clock } from "../clock.ts";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from "../config/http-timeouts.ts";
 import { asDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Logger } from "../logger.ts";
+import { failureLevel } from "../outages.ts";
 import { boundClose } from "./bounded-close.ts";
 import { createClientErrorHandler } from "./client-errors.ts";
 import { errorAnswer } from "./error-table.ts";
@@ -29,7 +31,7 @@ import { type AllowedHosts, guardHost } from "./host-guard.ts";
 import type { HttpMetrics } from "./metrics.ts";
 import { openApiOptions } from "./openapi.ts";
 import type { DocumentExamples } from "./openapi-examples.ts";
-import { requestLogLevel } from "./request-log.ts";
+import { logAsOutage, requestLogLevel } from "./request-log.ts";
 import type { App, RouteEntry } from "./route.ts";
 import { timeoutCheckIntervalMs } from "./timeouts.ts";
 import type { SluiceTypeProvider } from "./type-provider.ts";
@@ -152,11 +154,20 @@ function sendError(
 ) {
   const partner = isPartnerPath(request.url);
   const now = context.clock.now();
+  // A client that hung up before its body was read (Node's "aborted", code ECONNRESET): its failure is its own.
+  if (request.raw.destroyed && !request.raw.complete)
+    request.log.debug({ err: error }, "the client hung up before its request was read");
 
-  // A named domain failure: its status and code are the error table's, its message and details its own.
-  const answer = errorAnswer(error);
+  // A named domain failure: its status and code are the error table's, its message and details its own. The chain
+  // out of reach is one (CHAIN_UNAVAILABLE), wherever viem's wrapping left its transport failure.
+  const answer = errorAnswer(error) ?? errorAnswer(asChainUnavailable(error));
   if (answer) {
-    if (answer.status >= 500) request.log.error({ err: error }, "request failed");
+    // An outage's failures are the outage's log lines (src/outages.ts), not one error per request.
+    if (answer.status >= 500) {
+      const level = failureLevel(error, "error");
+      if (level === "debug") logAsOutage(request);
+      request.log[level]({ err: error }, "request failed");
+    }
     if (answer.envelope === "partner")
       return reply.code(answer.status).send(partnerBody(answer.code, answer.message));
     if (answer.retryAfterSeconds !== undefined) reply.header("retry-after", String(answer.retryAfterSeconds));
@@ -168,7 +179,8 @@ function sendError(
   // The database out of reach (or not answering in time) is a 503 a client may retry, never a 500.
   const unavailable = asDatabaseUnavailable(error);
   if (unavailable) {
-    request.log.warn({ err: unavailable }, "database unavailable");
+    logAsOutage(request);
+    request.log.debug({ err: unavailable }, "database unavailable");
     if (partner) return reply.code(503).send(partnerBody("ooops", DATABASE_UNAVAILABLE_MESSAGE));
     return reply
       .code(503)

@@ -1,9 +1,11 @@
 // What the reconciler needs to know about open orders at one block, read in one multicall: the swapper's balance and
 // allowance of tokenIn (for the Reactor), whether the order's nonce is used, and whether each output token accepts a
 // transfer to its recipient (a token that refuses the recipient makes every fill revert, whoever fills).
+
 import { AbiDecodingZeroDataError, type Address, BaseError } from "viem";
 import { erc20Abi, erc20TransferProbeAbi, reactorAbi } from "../chain/abis.ts";
 import type { ChainPublicClient } from "../chain/client.ts";
+import { answeredResults } from "../chain/unavailable.ts";
 
 export interface FundingQuery {
   swapper: Address;
@@ -66,13 +68,15 @@ export class FundingReader {
           }) as const,
       ),
     ];
-    const results = await this.client.multicall({
-      contracts,
-      allowFailure: true,
-      blockNumber,
-      batchSize: 0,
-      ...(this.multicallAddress ? { multicallAddress: this.multicallAddress } : { deployless: true }),
-    });
+    const results = answeredResults(
+      await this.client.multicall({
+        contracts,
+        allowFailure: true,
+        blockNumber,
+        batchSize: 0,
+        ...(this.multicallAddress ? { multicallAddress: this.multicallAddress } : { deployless: true }),
+      }),
+    );
     const probed = new Map(
       [...probes.keys()].map((key, index) => [key, results[queries.length * 3 + index]]),
     );

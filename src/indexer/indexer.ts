@@ -3,14 +3,17 @@
 // module and publishes the changes to OrderEvents. One replica indexes at a time: it holds the indexer lease
 // (lease.ts), and every write checks the lease in its own transaction. A replica that loses the lease (its database
 // session dropped, or another replica took over) stops indexing and tries to acquire it again at every poll.
+
 import type { Address } from "viem";
 import type { ChainPublicClient } from "../chain/client.ts";
+import type { HeadSource } from "../chain/heads.ts";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import { DEFAULT_FINALITY_DEPTH } from "../deployment/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { OrderEvents, OrderStatusChanged } from "../orders/order-events.ts";
 import { OrderSettlement } from "../orders/settlement.ts";
+import { failureLevel } from "../outages.ts";
 import { BlockFollower, MAX_BLOCKS_PER_STEP, type StepResult } from "./block-follower.ts";
 import { type BlockReads, type OrderEndObserver, ReactorEventApplier } from "./event-applier.ts";
 import { Finality } from "./finality.ts";
@@ -32,7 +35,10 @@ export interface IndexerOptions {
   orderEvents: OrderEvents;
   clock: Clock;
   logger: Logger;
+  /** Without heads: how often it steps. With heads: how soon a failed step, or a replica standing by, tries again. */
   pollIntervalMs?: number;
+  /** New heads: it steps as soon as one arrives, instead of every poll interval. */
+  heads?: HeadSource;
   /** Told of every order a block ends, in its transaction (the fade breaker). */
   endObserver?: OrderEndObserver;
 }
@@ -42,6 +48,9 @@ export class ReactorIndexer {
   readonly #finality: Finality;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
+  #unfollow: (() => void) | undefined;
+  /** A head arrived while a step ran: step again right after it. */
+  #again = false;
   #lease: IndexerLease | null = null;
   #stopped = true;
 
@@ -81,29 +90,56 @@ export class ReactorIndexer {
     return this.#lease?.epoch;
   }
 
-  /** Steps every poll interval while this replica holds the indexer lease; stands by (and retries) while it does not. */
+  /**
+   * Steps at every new head (with heads) or every poll interval (without) while this replica holds the indexer
+   * lease; stands by (and retries every poll interval) while it does not. A failed step is retried at the next head
+   * or after a poll interval, whichever comes first.
+   */
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
-    const tick = async () => {
-      if (this.#stopped) return;
-      try {
-        const lease = await this.#heldLease();
-        if (lease) await this.#stepUntilCaughtUp(lease);
-      } catch (error) {
-        if (error instanceof IndexerLeaseLostError) await this.#dropLease(error.message);
-        else this.options.logger.error({ err: error }, "indexer step failed; retrying");
+    this.#unfollow = this.options.heads?.onHead(() => this.#wake());
+    this.#wake();
+  }
+
+  #wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#running = this.#tick().finally(() => {
+      this.#running = undefined;
+      if (this.#again) {
+        this.#again = false;
+        this.#wake();
       }
-      if (!this.#stopped) this.#timer = setTimeout(run, this.options.pollIntervalMs ?? 1000);
-    };
-    const run = () => {
-      this.#running = tick();
-    };
-    run();
+    });
+  }
+
+  async #tick(): Promise<void> {
+    let caughtUp = false;
+    try {
+      const lease = await this.#heldLease();
+      if (lease) {
+        await this.#stepUntilCaughtUp(lease);
+        caughtUp = true;
+      }
+    } catch (error) {
+      if (error instanceof IndexerLeaseLostError) await this.#dropLease(error.message);
+      else this.options.logger[failureLevel(error, "error")]({ err: error }, "indexer step failed; retrying");
+    }
+    // Heads drive a replica that indexes; the clock drives one without heads, one standing by, one whose step failed.
+    if (!this.#stopped && (!this.options.heads || !caughtUp))
+      this.#timer = setTimeout(() => this.#wake(), this.options.pollIntervalMs ?? 1000);
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#unfollow?.();
+    this.#unfollow = undefined;
     clearTimeout(this.#timer);
     await this.#running;
     await this.#lease?.release().catch(() => {});

@@ -5,10 +5,12 @@
 // spending shows as a Transfer out), an EIP-7702 authorization it signed (code, so its signature is asked of a
 // contract). An account with code answers for its signature however it likes, at any moment. These reads collect the
 // traces; fillability.ts judges them.
+
 import type { Address } from "viem";
 import { recoverAuthorizationAddress } from "viem/utils";
 import { erc20Abi } from "../chain/abis.ts";
 import type { ChainPublicClient } from "../chain/client.ts";
+import { answeredResults } from "../chain/unavailable.ts";
 import type { FollowedBlock } from "./block-follower.ts";
 
 export interface SwapperActivity {
@@ -119,21 +121,23 @@ export class SwapperActivityReader {
   async #readAllowancesBefore(blockNumber: bigint, activity: SwapperActivity) {
     const keys = [...activity.lowestApproval.keys()];
     if (keys.length === 0) return;
-    const results = await this.client.multicall({
-      contracts: keys.map((key) => {
-        const [token, swapper] = key.split(" ") as [Address, Address];
-        return {
-          address: token,
-          abi: erc20Abi,
-          functionName: "allowance",
-          args: [swapper, this.reactor],
-        } as const;
+    const results = answeredResults(
+      await this.client.multicall({
+        contracts: keys.map((key) => {
+          const [token, swapper] = key.split(" ") as [Address, Address];
+          return {
+            address: token,
+            abi: erc20Abi,
+            functionName: "allowance",
+            args: [swapper, this.reactor],
+          } as const;
+        }),
+        allowFailure: true,
+        blockNumber: blockNumber - 1n,
+        batchSize: 0,
+        ...(this.multicallAddress ? { multicallAddress: this.multicallAddress } : { deployless: true }),
       }),
-      allowFailure: true,
-      blockNumber: blockNumber - 1n,
-      batchSize: 0,
-      ...(this.multicallAddress ? { multicallAddress: this.multicallAddress } : { deployless: true }),
-    });
+    );
     keys.forEach((key, index) => {
       const result = results[index];
       activity.allowanceBefore.set(key, result?.status === "success" ? result.result : 0n);

@@ -3,8 +3,10 @@
 // replica, the indexer elsewhere), and, while the listening connection is down, by a poll; each wake reads the log
 // after the last id it delivered, so a notification lost while the connection was down loses no change. Ids are in
 // commit order (tables.ts), so reading "after the last id" never skips a change that commits late.
+
 import type { Database, Listening } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import { failureLevel } from "../outages.ts";
 import { LOG_PAGE_SIZE, type LoggedChange, queryOf, readChangesAfter, readLogBounds } from "./event-log.ts";
 import type { OrderEvents } from "./order-events.ts";
 import { changeKeys } from "./stream-filter.ts";
@@ -130,7 +132,10 @@ export class OrderFeed {
       this.#readFailed = false;
     } catch (error) {
       // The database is out of reach: the next wake (a write, a notification, the poll) reads again.
-      this.logger.warn({ err: error }, "order feed: reading the order log failed; retrying");
+      this.logger[failureLevel(error, "warn")](
+        { err: error },
+        "order feed: reading the order log failed; retrying",
+      );
       this.#readFailed = true;
     }
   }

@@ -3,9 +3,11 @@
 // holds, so several at once neither wait nor count a row twice, and a replica that stops leaves its rows to the others
 // (or to its next start). Reads add what is pending, so how often this runs changes how many rows reads add, not
 // what they count.
+
 import type { Database } from "../db/client.ts";
 import { PeriodicJob } from "../db/periodic-job.ts";
 import type { Logger } from "../logger.ts";
+import { failureLevel } from "../outages.ts";
 import { FOLD_ANSWER_STATS_SQL } from "./answer-stats.ts";
 
 export const FOLD_INTERVAL_MS = 1000;
@@ -57,7 +59,10 @@ export class AnswerStatsFold {
     } catch (error) {
       // Pending rows wait (reads count them meanwhile); one warning per outage, not one per second.
       if (!this.#failing)
-        this.logger.warn({ err: error }, "folding scorecard answer counts failed; retrying every second");
+        this.logger[failureLevel(error, "warn")](
+          { err: error },
+          "folding scorecard answer counts failed; retrying every second",
+        );
       this.#failing = true;
     }
     return taken;

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { liquidLaneAdapterAbi } from "../../src/chain/abis.ts";
 import { AdapterReader } from "../../src/chain/adapter-reader.ts";
 import { createChainPublicClient } from "../../src/chain/client.ts";
+import { asChainUnavailable, rpcUnreachable } from "../../src/chain/unavailable.ts";
 import { DEFAULT_VAULT_LIQUIDITY } from "../../src/devnet/deploy.ts";
 import { addressFromSeed, useTestChain } from "../support/anvil.ts";
 
@@ -188,5 +189,39 @@ describe("AdapterReader", () => {
     // batches small enough for anvil's request-body limit.
     const concurrent = await Promise.all(Array.from({ length: 20 }, () => reader.read(params)));
     for (const read of concurrent) expect(read.adapters).toEqual(snapshot.adapters);
+  });
+});
+
+describe("AdapterReader with the chain out of reach", () => {
+  it("throws the RPC failure rather than reading it as adapters that failed (zero capacity)", async () => {
+    // A warm reader (its caches filled), then its RPC gone: viem's multicall with failures allowed reports the failed
+    // eth_call as a failure of every call in it, which must not become "no capacity" (a 404 NO_QUOTES at /quote).
+    let reachable = true;
+    const client = createChainPublicClient({
+      chainId: chain.chainId,
+      name: "anvil",
+      rpcUrls: chain.rpcUrl,
+      retryCount: 0,
+      http: {
+        onFetchRequest: () => {
+          if (!reachable) throw new Error("connect ECONNREFUSED (test)");
+        },
+      },
+    });
+    const reader = new AdapterReader(client);
+    const params = {
+      adapters: [chain.core.adapters.usd],
+      tokenIn: { address: chain.core.tokens.rwa, decimals: 18 },
+      blockNumber: await chain.publicClient.getBlockNumber(),
+    };
+    expect((await reader.read(params)).adapters[0]!.ok).toBe(true);
+    reachable = false;
+    const failure = await reader.read(params).catch((error: unknown) => error);
+    expect(rpcUnreachable(failure)?.chain).toEqual({ chainId: chain.chainId, name: "anvil" });
+    expect(asChainUnavailable(failure)?.shortMessage).toBe(
+      `The chain anvil (${chain.chainId}) is unavailable: its RPC did not answer; retry shortly`,
+    );
+    reachable = true;
+    expect((await reader.read(params)).adapters[0]!.ok).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 // The chain clients against anvil: fallback over RPC URLs, JSON-RPC batching, the chain definition, and revert
 // decoding of raw data.
 import { encodeErrorResult, parseEther } from "viem";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { reactorAbi } from "../../src/chain/abis.ts";
 import {
   createChainPublicClient,
@@ -9,6 +9,8 @@ import {
   defineSluiceChain,
 } from "../../src/chain/client.ts";
 import { decodeRevert } from "../../src/chain/errors.ts";
+import { RpcUnreachableError, rpcUnreachable } from "../../src/chain/unavailable.ts";
+import type { OutageLog } from "../../src/outages.ts";
 import { TEST_CHAIN_ID, useTestChain } from "../support/anvil.ts";
 import { revertErrorName } from "../support/reverts.ts";
 
@@ -38,6 +40,51 @@ describe("chain clients", () => {
     });
     expect(await client.getChainId()).toBe(TEST_CHAIN_ID);
     expect(await client.getBlockNumber()).toBeGreaterThanOrEqual(0n);
+  });
+
+  it("try a URL that failed after the others for a while, then first again", async () => {
+    const tried: string[] = [];
+    const record = { onFetchRequest: (request: Request) => void tried.push(new URL(request.url).port) };
+    const deadPort = new URL(DEAD_URL).port;
+    const client = createChainPublicClient({
+      chainId: TEST_CHAIN_ID,
+      rpcUrls: [DEAD_URL, chain.rpcUrl],
+      retryCount: 0,
+      failoverBenchMs: 300,
+      http: record,
+    });
+    for (let i = 0; i < 3; i++) await client.getBlockNumber({ cacheTime: 0 });
+    // The dead URL costs the first request only; the next go straight to the live one.
+    expect(tried.filter((port) => port === deadPort)).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    await client.getBlockNumber({ cacheTime: 0 });
+    expect(tried.filter((port) => port === deadPort)).toHaveLength(2);
+  });
+
+  it("mark a request no URL answered with the chain's name, and tell its outage log once", async () => {
+    const outage = { failed: vi.fn(), succeeded: vi.fn() };
+    const client = createChainPublicClient({
+      chainId: TEST_CHAIN_ID,
+      name: "anvil",
+      rpcUrls: [DEAD_URL, DEAD_URL],
+      retryCount: 0,
+      outage: outage as unknown as OutageLog,
+    });
+    const failure = await client.getBlockNumber().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RpcUnreachableError);
+    expect((failure as RpcUnreachableError).chain).toEqual({ chainId: TEST_CHAIN_ID, name: "anvil" });
+    expect(outage.failed).toHaveBeenCalledTimes(1);
+    // A revert is an answer: the chain is reachable, and the call's own failure is no outage.
+    const live = createChainPublicClient({
+      chainId: TEST_CHAIN_ID,
+      rpcUrls: chain.rpcUrl,
+      outage: outage as unknown as OutageLog,
+    });
+    const reverted = await live
+      .call({ to: "0x0000000000000000000000000000000000000001", data: "0x12" })
+      .catch((error: unknown) => error);
+    expect(rpcUnreachable(reverted)).toBeUndefined();
+    expect(outage.succeeded).toHaveBeenCalled();
   });
 
   it("batch concurrent requests into one HTTP request", async () => {

@@ -111,6 +111,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults on postgres", (
       url: proxy.proxiedUrl(empty.url),
       poolSize: 4,
       timeouts: TIMEOUTS,
+      ...(options.logger ? { logger: options.logger } : {}),
     });
     const swap = await createSwapTestApp(chain, database, {
       clock,
@@ -174,7 +175,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults on postgres", (
   });
 
   it("answers 503 in its route's envelope within the timeouts while the database is out of reach, and recovers: an order filled meanwhile is filled", async () => {
-    const replica = await startReplica();
+    const lines: Array<{ level: number; msg: string }> = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const replica = await startReplica({ logger });
     const { app } = replica.swap;
     try {
       const order = await placeOrder(chain, app, replica.database);
@@ -213,6 +216,22 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults on postgres", (
         url: `/api/v1/points/receiver/${UNCACHED_RECEIVER}/current`,
       });
       expect(points.statusCode).toBe(404);
+
+      // Issue 21, also seen: the outage is one warning when it starts and one when it ends, not one per request nor
+      // one per worker tick (the cooldown refresh runs five times a second).
+      const warnings = lines.filter((line) => line.level >= 40).map((line) => line.msg);
+      expect(warnings.filter((msg) => msg === "database unavailable: outage started")).toHaveLength(1);
+      expect(warnings.filter((msg) => msg === "database available again: outage ended")).toHaveLength(1);
+      expect(
+        warnings.filter((msg) => /cooldown state not refreshed|^database unavailable$/.test(msg)),
+      ).toEqual([]);
+      expect(warnings.length, warnings.join("\n")).toBeLessThan(8);
+      // Each 503 still has its request line, at info.
+      const failed = lines.filter(
+        (line) => line.msg === "request" && (line as { status?: number }).status === 503,
+      );
+      expect(failed.length).toBeGreaterThanOrEqual(6);
+      expect(failed.every((line) => line.level === 30)).toBe(true);
     } finally {
       await replica.close();
     }

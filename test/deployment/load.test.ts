@@ -134,17 +134,31 @@ describe("deployment files", () => {
       file: writeFile("mainnet-secrets.json", operatorFile(6, 2)),
     });
     expect(() => readDeploymentSecrets(deployment, {})).toThrow(
-      /env RPC_URLS: required[\s\S]*env PROTOCOL_SIGNER_KEY: required[\s\S]*SOLVER_0_SECRET is not set/,
+      /env RPC_URLS: required[\s\S]*env PUBLIC_URL: required off the devnet[\s\S]*env PROTOCOL_SIGNER_KEY: required[\s\S]*SOLVER_0_SECRET is not set/,
     );
     const env: NodeJS.ProcessEnv = {
       RPC_URLS: "http://127.0.0.1:8545, http://127.0.0.1:8546",
       PROTOCOL_SIGNER_KEY: signerKey,
+      PUBLIC_URL: "https://api.example.com",
     };
     for (let i = 0; i < 6; i++) env[`SOLVER_${i}_SECRET`] = `secret-${i}`;
     const secrets = readDeploymentSecrets(deployment, env);
     expect(secrets.rpcUrls).toEqual(["http://127.0.0.1:8545", "http://127.0.0.1:8546"]);
     expect(secrets.protocolSigner.address).toBe(signer);
     expect(secrets.solverSecrets.get("ext_solver3")).toBe("secret-3");
+    // One URL in RPC_URL still works; RPC_URLS wins when both are set.
+    const { RPC_URLS: _urls, ...single } = env;
+    expect(
+      readDeploymentSecrets(deployment, { ...single, RPC_URL: "http://127.0.0.1:8547" }).rpcUrls,
+    ).toEqual(["http://127.0.0.1:8547"]);
+    expect(
+      readDeploymentSecrets(deployment, { ...env, RPC_URL: "http://127.0.0.1:8547" }).rpcUrls,
+    ).toHaveLength(2);
+    // Off the devnet, no PUBLIC_URL: refused before anything starts (logo URLs never follow the Host header).
+    const { PUBLIC_URL: _publicUrl, ...noPublicUrl } = env;
+    expect(() => readDeploymentSecrets(deployment, noPublicUrl)).toThrow(
+      /env PUBLIC_URL: required off the devnet/,
+    );
     expect(() =>
       readDeploymentSecrets(deployment, { ...env, PROTOCOL_SIGNER_KEY: generatePrivateKey() }),
     ).toThrow(/is not the deployment's protocolSigner/);

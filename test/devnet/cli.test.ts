@@ -107,6 +107,7 @@ describe("sluice serve (process)", () => {
       SLUICE_DEMO_DATA: "0",
       DEPLOYMENT_FILE: join(dirs[0]!.path, "devnet", "deployment.json"),
       RPC_URLS: String(chainReady!.rpcUrl),
+      PUBLIC_URL: "http://127.0.0.1:8080",
       PROTOCOL_SIGNER_KEY: protocolKey,
       SLUICE_ALPHA_SHARED_SECRET: "alpha-secret",
       SLUICE_BETA_SHARED_SECRET: "beta-secret",
@@ -161,5 +162,7 @@ describe("sluice serve (process)", () => {
     expect(noSecrets.code).not.toBe(0);
     expect(noSecrets.stderr).toContain("env PROTOCOL_SIGNER_KEY: its address");
     expect(noSecrets.stderr).toContain("env SLUICE_ALPHA_SHARED_SECRET is not set");
+    // Off the devnet, the URLs Sluice hands out never follow a request's Host header.
+    expect(noSecrets.stderr).toContain("env PUBLIC_URL: required off the devnet");
   });
 });

@@ -34,6 +34,8 @@ export const CLEAN_ENV = {
   DEPLOYMENT: "",
   DEPLOYMENT_FILE: "",
   RPC_URLS: "",
+  RPC_URL: "",
+  RPC_WS_URL: "",
   PROTOCOL_SIGNER_KEY: "",
   PUBLIC_URL: "",
 };

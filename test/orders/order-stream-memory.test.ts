@@ -173,6 +173,7 @@ describe.each(databaseKinds)(
         DEPLOYMENT: undefined,
         DEPLOYMENT_FILE: deploymentFile,
         RPC_URLS: chain.rpcUrl,
+        PUBLIC_URL: origin,
         PROTOCOL_SIGNER_KEY: devAccount(1).privateKey,
         SOLVER_EXT_ALPHA_SECRET: "secret-ext_alpha",
         SLUICE_DEMO_DATA: "0",

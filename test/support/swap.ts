@@ -125,6 +125,12 @@ export interface SwapTestAppOptions {
   servedDeployment?: Deployment;
   /** The RPC endpoint the server uses (default: the chain's anvil), e.g. a relay the test controls. */
   rpcUrl?: string;
+  /** Several RPC endpoints, tried in order (RPC_URLS); wins over `rpcUrl`. */
+  rpcUrls?: readonly string[];
+  /** How long one RPC URL gets to answer one request (RPC_TIMEOUT_MS). */
+  rpcTimeoutMs?: number;
+  /** RPC_WS_URL: new heads pushed from there once started (by default they are polled every 20 ms). */
+  webSocketUrl?: string;
   /** How often a started runtime's indexer polls (default 1000 ms). */
   indexerPollIntervalMs?: number;
   /** Run the indexer once started (default true). */
@@ -161,13 +167,16 @@ export async function createSwapTestApp(
     collectProcessMetrics: false,
     deployment: {
       deployment,
-      rpcUrls: [options.rpcUrl ?? chain.rpcUrl],
+      rpcUrls: options.rpcUrls ?? [options.rpcUrl ?? chain.rpcUrl],
+      ...(options.rpcTimeoutMs !== undefined ? { rpcTimeoutMs: options.rpcTimeoutMs } : {}),
       protocolSigner: chain.accounts.protocol,
       solverSecrets: new Map(
         options.solvers.map((solver) => [solver.id, solver.secret ?? `secret-${solver.id}`]),
       ),
       // Tests mine blocks by hand; poll fast so a new block is seen at once.
       blockPollIntervalMs: 20,
+      headPollMs: 20,
+      ...(options.webSocketUrl ? { webSocketUrl: options.webSocketUrl } : {}),
       ...(options.indexerPollIntervalMs !== undefined
         ? { indexerPollIntervalMs: options.indexerPollIntervalMs }
         : {}),

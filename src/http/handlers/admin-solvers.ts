@@ -45,6 +45,8 @@ export const addSolverSchema = {
   body: SolverRegistrationSchema,
   response: { 200: AddedSolverResponseSchema },
   errors: [AdminAuthenticationError, SolverConflictError],
+  // The head is read before a solver is added (its Executor's authorization must be seen).
+  chain: true,
 };
 
 export function addSolver(solvers: SolverRegistry): Handler<typeof addSolverSchema> {

@@ -16,6 +16,7 @@ export const cancelSchema = {
   body: CancelRequestSchema,
   response: { 200: CancelResponseSchema },
   errors: [OrderNotFoundError, OrderNotOpenError],
+  chain: true,
   database: true,
   descriptions: { 200: "The transaction the swapper sends to cancel the order" },
 };

@@ -56,6 +56,7 @@ export const discountSchema = {
   body: DiscountRequestSchema,
   response: { 200: DiscountResponseSchema },
   errors: [InvalidDiscountSignatureError, UnauthorizedSignerError, DiscountRejectedError],
+  chain: true,
   database: true,
   descriptions: { 200: "The discount published (or the pair's discount cancelled), with its id" },
 };
@@ -85,6 +86,7 @@ export const liveDiscountsSchema = {
   querystring: LiveDiscountQuerySchema,
   response: { 200: LiveDiscountListSchema },
   errors: authErrors,
+  chain: true,
   database: true,
 };
 
@@ -143,6 +145,7 @@ export const resolveDiscountSchema = {
   body: ResolveDiscountRequestSchema,
   response: { 200: ResolveDiscountResponseSchema },
   errors: [DiscountNotLiveError, ...authErrors],
+  chain: true,
   database: true,
 };
 

@@ -29,6 +29,7 @@ export const liquiditySchema = {
   body: LiquidityRequestSchema,
   response: { 200: LiquiditySnapshotSchema },
   errors: [UnsupportedLiquidityTokenError],
+  chain: true,
   // Live discount legs are read from the stored discounts.
   database: true,
   descriptions: { 200: "Each eligible solver's liquidity and the total" },
@@ -49,6 +50,7 @@ export const liquidityBatchSchema = {
   body: LiquidityBatchRequestSchema,
   response: { 200: LiquidityBatchResponseSchema },
   errors: [UnsupportedLiquidityTokenError, DuplicateTokenError],
+  chain: true,
   database: true,
   descriptions: { 200: "One liquidity snapshot per token, in request order" },
 };

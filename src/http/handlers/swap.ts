@@ -42,6 +42,7 @@ export const checkApprovalSchema = {
   body: CheckApprovalRequestSchema,
   response: { 200: CheckApprovalResponseSchema },
   errors: [UnsupportedChainError, UnsupportedTokenError],
+  chain: true,
   descriptions: { 200: "The transactions to send first (none when the allowance already covers `amount`)" },
 };
 
@@ -66,6 +67,7 @@ export const quoteSchema = {
     SolversBusyError,
   ],
   database: true,
+  chain: true,
   descriptions: { 200: "The quotes, best output first, each with the typed data to sign" },
 };
 
@@ -105,6 +107,7 @@ export const orderSchema = {
     SolversBusyError,
   ],
   database: true,
+  chain: true,
   descriptions: { 200: "The order, counter-signed and stored (the same order again for a re-posted quote)" },
 };
 
