@@ -216,10 +216,13 @@ export interface paths {
                 };
                 /**
                  * @description Service unavailable: retry later. Error codes:
+                 *     - `CHAIN_UNAVAILABLE`: The chain could not be read (no RPC endpoint answered in time): nothing was judged; retry after `Retry-After` seconds (`details.chainId`, `details.chain`)
                  *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
                  */
                 503: {
                     headers: {
+                        /** @description Seconds to wait before retrying (with `CHAIN_UNAVAILABLE`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -313,6 +316,20 @@ export interface paths {
                  */
                 500: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Service unavailable: retry later. Error codes:
+                 *     - `CHAIN_UNAVAILABLE`: The chain could not be read (no RPC endpoint answered in time): nothing was judged; retry after `Retry-After` seconds (`details.chainId`, `details.chain`)
+                 */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `CHAIN_UNAVAILABLE`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -737,10 +754,13 @@ export interface paths {
                 };
                 /**
                  * @description Service unavailable: retry later. Error codes:
+                 *     - `CHAIN_UNAVAILABLE`: The chain could not be read (no RPC endpoint answered in time): nothing was judged; retry after `Retry-After` seconds (`details.chainId`, `details.chain`)
                  *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
                  */
                 503: {
                     headers: {
+                        /** @description Seconds to wait before retrying (with `CHAIN_UNAVAILABLE`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1183,10 +1203,13 @@ export interface paths {
                 };
                 /**
                  * @description Service unavailable: retry later. Error codes:
+                 *     - `CHAIN_UNAVAILABLE`: The chain could not be read (no RPC endpoint answered in time): nothing was judged; retry after `Retry-After` seconds (`details.chainId`, `details.chain`)
                  *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
                  */
                 503: {
                     headers: {
+                        /** @description Seconds to wait before retrying (with `CHAIN_UNAVAILABLE`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1290,10 +1313,13 @@ export interface paths {
                 };
                 /**
                  * @description Service unavailable: retry later. Error codes:
+                 *     - `CHAIN_UNAVAILABLE`: The chain could not be read (no RPC endpoint answered in time): nothing was judged; retry after `Retry-After` seconds (`details.chainId`, `details.chain`)
                  *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
                  */
                 503: {
                     headers: {
+                        /** @description Seconds to wait before retrying (with `CHAIN_UNAVAILABLE`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1421,11 +1447,12 @@ export interface paths {
                 /**
                  * @description Service unavailable: retry later. Error codes:
                  *     - `SOLVERS_BUSY`: No quote: solvers that could answer were left out by their concurrency cap; retry after `Retry-After` seconds (`details.solversAsked`, `details.solversBusy`)
+                 *     - `CHAIN_UNAVAILABLE`: The chain could not be read (no RPC endpoint answered in time): nothing was judged; retry after `Retry-After` seconds (`details.chainId`, `details.chain`)
                  *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
                  */
                 503: {
                     headers: {
-                        /** @description Seconds to wait before retrying (with `SOLVERS_BUSY`) */
+                        /** @description Seconds to wait before retrying (with `SOLVERS_BUSY`, `CHAIN_UNAVAILABLE`) */
                         "Retry-After"?: number;
                         [name: string]: unknown;
                     };
@@ -2282,11 +2309,12 @@ export interface paths {
                 /**
                  * @description Service unavailable: retry later. Error codes:
                  *     - `SOLVERS_BUSY`: No quote: solvers that could answer were left out by their concurrency cap; retry after `Retry-After` seconds (`details.solversAsked`, `details.solversBusy`)
+                 *     - `CHAIN_UNAVAILABLE`: The chain could not be read (no RPC endpoint answered in time): nothing was judged; retry after `Retry-After` seconds (`details.chainId`, `details.chain`)
                  *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
                  */
                 503: {
                     headers: {
-                        /** @description Seconds to wait before retrying (with `SOLVERS_BUSY`) */
+                        /** @description Seconds to wait before retrying (with `SOLVERS_BUSY`, `CHAIN_UNAVAILABLE`) */
                         "Retry-After"?: number;
                         [name: string]: unknown;
                     };
@@ -4677,7 +4705,7 @@ export interface components {
         SwapError: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "CHAIN_UNAVAILABLE" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */
@@ -4690,7 +4718,7 @@ export interface components {
         SwapErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "CHAIN_UNAVAILABLE" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */
