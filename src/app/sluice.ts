@@ -14,20 +14,26 @@
 // started first, then what was running before the root (the devnet's bundled solvers, then anvil) → the database
 // closes. The whole stop is bounded once, by the signal handler (shutdown.ts, src/cli/signals.ts).
 import { AdminGuard } from "../admin/token.ts";
+import { ApiKeyDirectory } from "../api-keys/directory.ts";
+import { ApiKeyRepository } from "../api-keys/repository.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { checkInternalListener, DEFAULT_INTERNAL_PORT, type Env, httpTimeouts } from "../config/env.ts";
 import type { Database } from "../db/client.ts";
 import { ConnectionBudget } from "../db/connection-budget.ts";
+import { PeriodicJob } from "../db/periodic-job.ts";
 import { DemoPage } from "../demo-page/assets.ts";
 import { DevRpcRelay } from "../devnet/rpc-relay.ts";
 import { internalAllowedHosts } from "../http/host-guard.ts";
 import { Lifecycle } from "../http/lifecycle.ts";
 import { createHttpMetrics, registerCooldownGauge } from "../http/metrics.ts";
 import { documentExamples } from "../http/openapi-examples.ts";
+import { RequestLimits } from "../http/request-limits.ts";
 import type { DeploymentServices } from "../http/routes.ts";
 import { sluiceRoutes } from "../http/routes.ts";
 import { API_PREFIX, type App, buildServer } from "../http/server.ts";
 import { StreamConnections } from "../http/stream-connections.ts";
+import { QuoteAdmission } from "../limits/quote-admission.ts";
+import { MemoryWindowCounter, PostgresWindowCounter } from "../limits/window-counters.ts";
 import type { Logger } from "../logger.ts";
 import { OrderEventRetention } from "../orders/event-retention.ts";
 import { readShortList } from "../orders/list.ts";
@@ -91,6 +97,12 @@ export interface SluiceParts {
   orderFeed: OrderFeed;
   /** The order streams this replica holds, bounded and ended at shutdown. */
   streamConnections: StreamConnections;
+  /** The live API keys, re-read on every change of any process (NOTIFY). */
+  apiKeys: ApiKeyDirectory;
+  /** The public API's request limits: keys, and rates per class. */
+  requestLimits: RequestLimits;
+  /** /quote's load shedding on this replica. */
+  quoteAdmission: QuoteAdmission;
 }
 
 export interface Sluice {
@@ -141,6 +153,31 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   const stopCountingOrders = orderEvents.subscribe((event) => {
     if (event.kind === "status") metrics.solvers.orderStatus(event.solverId, event.from, event.to);
   });
+  const deployment = options.deployment
+    ? buildDeploymentParts(options.deployment, {
+        database,
+        clock,
+        logger,
+        solverLogos,
+        orderEvents,
+        solverActivity: metrics.solvers,
+      })
+    : undefined;
+  const apiKeys = new ApiKeyDirectory(
+    database,
+    new ApiKeyRepository(database.db),
+    logger.child({ worker: "api-keys" }),
+  );
+  // Reads are counted per replica; the fan-out class venue-wide, in PostgreSQL when replicas share one.
+  const localCounts = new MemoryWindowCounter(clock);
+  const sharedCounts =
+    database.kind === "postgres"
+      ? new PostgresWindowCounter(
+          database,
+          new MemoryWindowCounter(clock),
+          logger.child({ worker: "rate-limits" }),
+        )
+      : undefined;
   const parts: SluiceParts = {
     database,
     clock,
@@ -157,21 +194,23 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       maxPerIp: env.STREAM_MAX_PER_IP,
       maxPerSolver: env.STREAM_MAX_PER_SOLVER,
     }),
+    apiKeys,
+    requestLimits: new RequestLimits({
+      anonymous: { quote: env.RATE_LIMIT_QUOTES_PER_MINUTE, read: env.RATE_LIMIT_READS_PER_SECOND },
+      counters: { quote: sharedCounts ?? localCounts, read: localCounts },
+      keys: apiKeys,
+      ...(deployment ? { solvers: deployment.market.solvers } : {}),
+    }),
+    quoteAdmission: new QuoteAdmission({
+      maxInFlight: env.QUOTE_MAX_IN_FLIGHT,
+      maxEventLoopDelayMs: env.SHED_EVENT_LOOP_DELAY_MS,
+    }),
   };
 
-  const deployment = options.deployment
-    ? buildDeploymentParts(options.deployment, {
-        database,
-        clock,
-        logger,
-        solverLogos,
-        orderEvents,
-        solverActivity: metrics.solvers,
-      })
-    : undefined;
   const deploymentServices: DeploymentServices | undefined = deployment && {
     market: deployment.market,
     quotes: deployment.quotes.service,
+    quoteAdmission: parts.quoteAdmission,
     orders: deployment.orders.service,
     auctions: deployment.auctions,
     cancel: deployment.orders.cancel,
@@ -241,6 +280,9 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   const http = await buildServer({
     ...serverOptions,
     examples,
+    limits: parts.requestLimits,
+    quoteAdmission: parts.quoteAdmission,
+    ...(env.TRUST_PROXY ? { trustProxy: env.TRUST_PROXY } : {}),
     routes: routes.filter((r) => r.listener === "public"),
   });
   const internalHttp = await buildServer({
@@ -297,6 +339,18 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       return metricsUrl;
     },
     async start() {
+      // Read before the listener opens: no request is answered from keys not yet read.
+      await apiKeys.start();
+      started = [...started, { name: "api keys", stop: () => apiKeys.stop() }];
+      if (sharedCounts) {
+        const prune = new PeriodicJob(60_000, () =>
+          sharedCounts.prune().catch((error: unknown) => {
+            logger.warn({ err: error }, "rate limits: pruning old windows failed");
+          }),
+        );
+        prune.start();
+        started = [...started, { name: "rate-limit window pruning", stop: () => prune.stop() }];
+      }
       if (deployment) {
         await parts.orderFeed.start();
         started = [...started, { name: "order feed", stop: () => parts.orderFeed.stop() }];
