@@ -50,6 +50,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `AUCTION_NOT_FOUND`: No /quote round or /order hard round was stored under this request id
                  */
@@ -67,6 +79,20 @@ export interface paths {
                  */
                 409: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -155,6 +181,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `ORDER_NOT_FOUND`: Unknown order id
                  */
@@ -196,6 +234,20 @@ export interface paths {
                  */
                 415: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -284,6 +336,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Payload too large (the body limit is 1 MiB). Error codes:
                  *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
                  */
@@ -301,6 +365,20 @@ export interface paths {
                  */
                 415: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -354,6 +432,32 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["PublicDeployment"];
+                    };
+                };
+                /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
                     };
                 };
                 /**
@@ -688,6 +792,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Conflict with the current state. Error codes:
                  *     - `DISCOUNT_REJECTED`: The discount breaks a rule; `details.reason` says which
                  */
@@ -717,6 +833,20 @@ export interface paths {
                  */
                 415: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -792,6 +922,30 @@ export interface paths {
                     content?: never;
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Internal error. Error codes:
                  *     - `ooops`: Something went wrong on the server (or the database is unavailable)
                  */
@@ -860,6 +1014,30 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
                 };
                 /**
                  * @description Internal error. Error codes:
@@ -932,6 +1110,30 @@ export interface paths {
                     content?: never;
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Internal error. Error codes:
                  *     - `ooops`: Something went wrong on the server (or the database is unavailable)
                  */
@@ -1000,6 +1202,30 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
                 };
                 /**
                  * @description Internal error. Error codes:
@@ -1146,6 +1372,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Payload too large (the body limit is 1 MiB). Error codes:
                  *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
                  */
@@ -1163,6 +1401,20 @@ export interface paths {
                  */
                 415: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1253,6 +1505,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Payload too large (the body limit is 1 MiB). Error codes:
                  *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
                  */
@@ -1270,6 +1534,20 @@ export interface paths {
                  */
                 415: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1358,6 +1636,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `QUOTE_NOT_FOUND`: Unknown quote id
                  */
@@ -1400,6 +1690,20 @@ export interface paths {
                  */
                 415: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1513,6 +1817,32 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Internal error. Error codes:
                  *     - `INTERNAL`: Unexpected server error
                  */
@@ -1614,6 +1944,7 @@ export interface paths {
                 /**
                  * @description Unauthenticated. Error codes:
                  *     - `UNAUTHORIZED`: Missing, wrong or insufficient solver credentials
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
                  */
                 401: {
                     headers: {
@@ -1727,11 +2058,35 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `noData`: No points data has been ingested yet
                  *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
                  */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1798,10 +2153,34 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Gone. Error codes:
                  *     - `pageNotFound`: No such page (or a retired one)
                  */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1861,11 +2240,35 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `noData`: No points data has been ingested yet
                  *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
                  */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1952,11 +2355,35 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `noData`: No points data has been ingested yet
                  *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
                  */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2043,11 +2470,35 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `noData`: No points data has been ingested yet
                  *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
                  */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2136,11 +2587,35 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `noData`: No points data has been ingested yet
                  *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
                  */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2193,7 +2668,7 @@ export interface paths {
         put?: never;
         /**
          * Request quotes from solvers
-         * @description Fans out to the enabled solvers with eligible inventory. Quotes are ordered best output first, ties to the faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote; 503 `SOLVERS_BUSY` (with `Retry-After`) when no solver quoted and some were left out by their concurrency cap.
+         * @description Fans out to the enabled solvers with eligible inventory. Quotes are ordered best output first, ties to the faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote; 503 `SOLVERS_BUSY` (with `Retry-After`) when no solver quoted and some were left out by their concurrency cap; 503 `OVERLOADED` (with `Retry-After`), at once, when this replica has as many rounds in flight as it takes.
          */
         post: {
             parameters: {
@@ -2224,6 +2699,18 @@ export interface paths {
                  *     - `UNSUPPORTED_TOKEN`: The token is not one this deployment supports on that side
                  */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2268,6 +2755,20 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Internal error. Error codes:
                  *     - `INTERNAL`: Unexpected server error
                  */
@@ -2282,11 +2783,12 @@ export interface paths {
                 /**
                  * @description Service unavailable: retry later. Error codes:
                  *     - `SOLVERS_BUSY`: No quote: solvers that could answer were left out by their concurrency cap; retry after `Retry-After` seconds (`details.solversAsked`, `details.solversBusy`)
+                 *     - `OVERLOADED`: This replica sheds /quote rounds (too many in flight, or its event loop lags); retry after `Retry-After` seconds
                  *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
                  */
                 503: {
                     headers: {
-                        /** @description Seconds to wait before retrying (with `SOLVERS_BUSY`) */
+                        /** @description Seconds to wait before retrying (with `SOLVERS_BUSY`, `OVERLOADED`) */
                         "Retry-After"?: number;
                         [name: string]: unknown;
                     };
@@ -2341,11 +2843,37 @@ export interface paths {
                     content?: never;
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `NOT_FOUND`: Not found
                  */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2401,6 +2929,32 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["SolversResponse"];
+                    };
+                };
+                /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
                     };
                 };
                 /**
@@ -2481,11 +3035,37 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `SOLVER_NOT_FOUND`: No configured solver has this id
                  */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4677,7 +5257,7 @@ export interface components {
         SwapError: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
+                code: "INVALID_API_KEY" | "RATE_LIMITED" | "OVERLOADED" | "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */
@@ -4690,7 +5270,7 @@ export interface components {
         SwapErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
+                code: "INVALID_API_KEY" | "RATE_LIMITED" | "OVERLOADED" | "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */
