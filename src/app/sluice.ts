@@ -163,11 +163,8 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
         solverActivity: metrics.solvers,
       })
     : undefined;
-  const apiKeys = new ApiKeyDirectory(
-    database,
-    new ApiKeyRepository(database.db),
-    logger.child({ worker: "api-keys" }),
-  );
+  const apiKeyRepository = new ApiKeyRepository(database.db);
+  const apiKeys = new ApiKeyDirectory(database, apiKeyRepository, logger.child({ worker: "api-keys" }));
   // Reads are counted per replica; the fan-out class venue-wide, in PostgreSQL when replicas share one.
   const localCounts = new MemoryWindowCounter(clock);
   const sharedCounts =
@@ -242,8 +239,14 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     },
     publicUrl: env.PUBLIC_URL,
     internalAuth: env.INTERNAL_API_AUTH,
-    ...(options.adminToken && deployment.registry
-      ? { admin: { guard: new AdminGuard(options.adminToken), solvers: deployment.registry } }
+    ...(options.adminToken
+      ? {
+          admin: {
+            guard: new AdminGuard(options.adminToken),
+            ...(deployment.registry ? { solvers: deployment.registry } : {}),
+            keys: { repository: apiKeyRepository, directory: apiKeys, clock },
+          },
+        }
       : {}),
   };
 

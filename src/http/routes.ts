@@ -18,6 +18,7 @@ import type { RegistryResponses } from "../registry/responses.ts";
 import type { ScorecardService } from "../scorecards/service.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
 import type { QuoteService } from "../swap/quote-service.ts";
+import * as adminKeys from "./handlers/admin-keys.ts";
 import * as adminSolvers from "./handlers/admin-solvers.ts";
 import * as auctions from "./handlers/auctions.ts";
 import * as cancel from "./handlers/cancel.ts";
@@ -159,10 +160,16 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
 /** The admin routes (internal listener), each behind the admin token whatever INTERNAL_API_AUTH says. */
 function adminRoutes(admin: adminSolvers.AdminServices): RouteEntry[] {
   const adminOnly = adminSolvers.adminOnly(admin.guard);
+  const solvers = admin.solvers ? { solvers: admin.solvers } : undefined;
   // biome-ignore format: a table, one route per line
   return [
-    route({ method: "GET", url: "/admin/solvers", listener: "internal", onRequest: adminOnly, schema: adminSolvers.listSolversSchema, handler: adminSolvers.listSolvers(admin) }),
-    route({ method: "POST", url: "/admin/solvers", listener: "internal", onRequest: adminOnly, schema: adminSolvers.addSolverSchema, handler: adminSolvers.addSolver(admin) }),
-    route({ method: "POST", url: "/admin/solvers/:id/remove", listener: "internal", onRequest: adminOnly, schema: adminSolvers.removeSolverSchema, handler: adminSolvers.removeSolver(admin) }),
+    ...(solvers ? [
+      route({ method: "GET", url: "/admin/solvers", listener: "internal", onRequest: adminOnly, schema: adminSolvers.listSolversSchema, handler: adminSolvers.listSolvers(solvers) }),
+      route({ method: "POST", url: "/admin/solvers", listener: "internal", onRequest: adminOnly, schema: adminSolvers.addSolverSchema, handler: adminSolvers.addSolver(solvers) }),
+      route({ method: "POST", url: "/admin/solvers/:id/remove", listener: "internal", onRequest: adminOnly, schema: adminSolvers.removeSolverSchema, handler: adminSolvers.removeSolver(solvers) }),
+    ] : []),
+    route({ method: "GET", url: "/admin/keys", listener: "internal", onRequest: adminOnly, schema: adminKeys.listKeysSchema, handler: adminKeys.listKeys(admin.keys) }),
+    route({ method: "POST", url: "/admin/keys", listener: "internal", onRequest: adminOnly, schema: adminKeys.createKeySchema, handler: adminKeys.createKey(admin.keys) }),
+    route({ method: "POST", url: "/admin/keys/:name/revoke", listener: "internal", onRequest: adminOnly, schema: adminKeys.revokeKeySchema, handler: adminKeys.revokeKey(admin.keys) }),
   ];
 }

@@ -22,11 +22,13 @@ import {
   SolverRegistrationSchema,
 } from "../../solvers/registry-schemas.ts";
 import type { Handler } from "../route.ts";
+import type { AdminKeyServices } from "./admin-keys.ts";
 
-/** What the admin routes work on. */
+/** What the admin routes work on: the solver routes are served where a solver store is (the devnet). */
 export interface AdminServices {
   guard: AdminGuard;
-  solvers: SolverRegistry;
+  solvers?: SolverRegistry;
+  keys: AdminKeyServices;
 }
 
 /** Run before the body is read: without the token nothing about the request is looked at. */
@@ -42,7 +44,7 @@ export const listSolversSchema = {
   errors: [AdminAuthenticationError],
 };
 
-export function listSolvers(admin: AdminServices): Handler<typeof listSolversSchema> {
+export function listSolvers(admin: { solvers: SolverRegistry }): Handler<typeof listSolversSchema> {
   return async () => ({ solvers: admin.solvers.list() });
 }
 
@@ -53,7 +55,7 @@ export const addSolverSchema = {
   errors: [AdminAuthenticationError, SolverConflictError],
 };
 
-export function addSolver(admin: AdminServices): Handler<typeof addSolverSchema> {
+export function addSolver(admin: { solvers: SolverRegistry }): Handler<typeof addSolverSchema> {
   return async (request) => admin.solvers.add(request.body);
 }
 
@@ -64,7 +66,7 @@ export const removeSolverSchema = {
   errors: [AdminAuthenticationError, UnknownSolverError, SolverNotAddedError],
 };
 
-export function removeSolver(admin: AdminServices): Handler<typeof removeSolverSchema> {
+export function removeSolver(admin: { solvers: SolverRegistry }): Handler<typeof removeSolverSchema> {
   return async (request) => {
     const { id, name, endpoint, filler } = await admin.solvers.remove(request.params.id);
     return { id, name, endpoint, filler, removed: true as const };
