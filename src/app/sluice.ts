@@ -283,7 +283,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   const http = await buildServer({
     ...serverOptions,
     examples,
-    limits: parts.requestLimits,
+    ...(env.RATE_LIMITS === "on" ? { limits: parts.requestLimits } : {}),
     quoteAdmission: parts.quoteAdmission,
     ...(env.TRUST_PROXY ? { trustProxy: env.TRUST_PROXY } : {}),
     routes: routes.filter((r) => r.listener === "public"),

@@ -79,6 +79,11 @@ const EnvSchema = z.object({
       "must list proxy addresses or CIDRs, comma-separated",
     )
     .optional(),
+  /**
+   * `off`: no API key is checked and no request is rate limited (a venue behind a gateway that does both, or a
+   * benchmark's baseline). /quote's load shedding stays on.
+   */
+  RATE_LIMITS: z.enum(["on", "off"]).default("on"),
   /** The anonymous tier's POST /quote and POST /order per client address per minute (and a key's without its own). */
   RATE_LIMIT_QUOTES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /** The anonymous tier's reads per client address per second (and a key's without its own). */

@@ -47,17 +47,11 @@ describe("sluice keys on an embedded database", () => {
     expect(key.startsWith(record.keyPrefix)).toBe(true);
     expect(listed.stdout).not.toContain(key);
 
-    const taken = await runSluice(["keys", "create", "--name", "acme"], env());
-    expect(taken.code).not.toBe(0);
-    expect(taken.stderr).toContain("An API key named acme exists");
-
     const revoked = await runSluice(["keys", "revoke", "acme"], env());
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stdout).toMatch(/^acme: key slk_\S+… revoked at /);
-    const again = await runSluice(["keys", "revoke", "acme"], env());
-    expect(again.code).not.toBe(0);
-    expect(again.stderr).toContain("No live API key is named acme");
-  }, 300_000);
+    // Three cold starts of the embedded database: slow on a busy machine.
+  }, 240_000);
 });
 
 describe("sluice keys beside a running embedded server", () => {
@@ -129,11 +123,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("sluice keys on PostgreSQL while
     expect(JSON.stringify(await database.query("select * from api_keys"))).not.toContain(key);
     await eventually(async () => (await vaults(key)) === 200, "the server knows the new key");
 
+    const taken = await runSluice(["keys", "create", "--name", "pg-wallet"], env);
+    expect(taken.code).not.toBe(0);
+    expect(taken.stderr).toContain("An API key named pg-wallet exists");
+
     const revoked = await runSluice(["keys", "revoke", "pg-wallet"], env);
     expect(revoked.code, revoked.stderr).toBe(0);
     await eventually(async () => (await vaults(key)) === 401, "the server refuses the revoked key", {
       intervalMs: 1,
       timeoutMs: 2000,
     });
+    const again = await runSluice(["keys", "revoke", "pg-wallet"], env);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain("No live API key is named pg-wallet");
   });
 });
