@@ -8,7 +8,8 @@
 // one (INTERNAL_HOST/INTERNAL_PORT: the internal discount API and /metrics), guarded per INTERNAL_API_AUTH and
 // answering no CORS and no Host that does not name it (http/host-guard.ts).
 //
-// start(): listen (both) → bind the stored swap state to the chain → start the workers (block tracker, indexer, discount
+// start(): read the API keys (their directory listens for changes) → prune the shared rate-limit windows
+// (PostgreSQL) → listen (both) → bind the stored swap state to the chain → start the workers (block tracker, indexer, discount
 // expiry). stop(), in reverse, once: /health turns 503 for SHUTDOWN_GRACE_MS → both HTTP servers close (in-flight
 // requests finish; SHUTDOWN_TIMEOUT_MS bounds it; the last quote rounds are stored) → the workers stop, last
 // started first, then what was running before the root (the devnet's bundled solvers, then anvil) → the database
