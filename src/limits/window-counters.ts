@@ -15,11 +15,13 @@ export interface WindowCounter {
   incr(key: string, windowMs: number): Promise<WindowCount>;
 }
 
-/** Beyond this many keys, windows already over are swept out. */
+/** Beyond this many keys, windows already over are swept out, at most once a second. */
 const SWEEP_ABOVE = 10_000;
+const SWEEP_EVERY_MS = 1000;
 
 export class MemoryWindowCounter implements WindowCounter {
-  readonly #windows = new Map<string, { start: number; hits: number }>();
+  readonly #windows = new Map<string, { start: number; end: number; hits: number }>();
+  #sweptAt = 0;
 
   constructor(private readonly clock: Clock) {}
 
@@ -32,16 +34,19 @@ export class MemoryWindowCounter implements WindowCounter {
     const start = now - (now % windowMs);
     let window = this.#windows.get(key);
     if (!window || window.start !== start) {
-      if (!window && this.#windows.size >= SWEEP_ABOVE) this.#sweep(now, windowMs);
-      window = { start, hits: 0 };
+      if (!window && this.#windows.size >= SWEEP_ABOVE) this.#sweep(now);
+      window = { start, end: start + windowMs, hits: 0 };
       this.#windows.set(key, window);
     }
     window.hits += 1;
-    return { current: window.hits, ttl: start + windowMs - now };
+    return { current: window.hits, ttl: window.end - now };
   }
 
-  #sweep(now: number, windowMs: number): void {
-    for (const [key, window] of this.#windows) if (window.start + windowMs <= now) this.#windows.delete(key);
+  /** Drops the windows that are over (each class has its own length); a flood of new callers sweeps once a second. */
+  #sweep(now: number): void {
+    if (now - this.#sweptAt < SWEEP_EVERY_MS) return;
+    this.#sweptAt = now;
+    for (const [key, window] of this.#windows) if (window.end <= now) this.#windows.delete(key);
   }
 }
 
