@@ -1,6 +1,7 @@
-// The limits suite (issue 24): what the request limits cost. `sluice serve` on the swap suite's fixture (six solver
-// servers answering after 5–50 ms, a real deployment on anvil) runs with RATE_LIMITS=off and =on in turn (twice each,
-// interleaved, so drift on a shared machine falls on both), on PostgreSQL and PGlite. With the limits on, every
+// The limits suite (issue 24): what the request limits cost. Two `sluice serve` on the swap suite's fixture (six
+// solver servers answering after 5–50 ms, a real deployment on anvil), one with RATE_LIMITS=off and one with =on, run
+// side by side and are loaded in alternating one-second rounds (so whatever else a shared machine does falls on
+// both), on PostgreSQL and PGlite. With the limits on, every
 // request passes them (limits far above the load): reads are counted in memory, /quote and /order on PostgreSQL in
 // the shared table (one upsert per request). Measured: three read routes' requests/s (autocannon, target: on ≥ 90 % of
 // off) and /quote's latency at 2 connections (closed loop, target: p99 on − off < 1 ms), then the shared counter's own
@@ -20,6 +21,7 @@ import { quantile, runClosedLoop } from "../lib/closed-loop.ts";
 import type { SolversReady } from "../lib/delayed-solvers.ts";
 import { runLoad } from "../lib/load.ts";
 import { loadAverage } from "../lib/machine.ts";
+import type { RunningProcess } from "../lib/processes.ts";
 import type { ScriptProcess } from "../lib/script-process.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
 import { machineLine, runConditions } from "../lib/suite-report.ts";
@@ -28,17 +30,10 @@ import { quoteBody, SWAP_SOLVER_COUNT, startFixture } from "./swap.ts";
 import type { BenchSuite, SuiteOptions } from "./types.ts";
 
 const READ_ROUTES = ["/deployment", "/solvers", "/entities/networks"] as const;
-const MODES = ["off", "on", "off", "on"] as const;
+const MODES = ["off", "on"] as const;
 type Mode = (typeof MODES)[number];
 const WARMUP_SECONDS = 1;
 const COUNTER_INCREMENTS = 5000;
-
-interface ModeRun {
-  mode: Mode;
-  reads: Record<string, number>;
-  quoteLatenciesMs: number[];
-  quoteFailures: number;
-}
 
 interface DatabaseResult {
   kind: BenchDatabaseKind;
@@ -72,23 +67,25 @@ export const limitsSuite: BenchSuite = {
       const body = quoteBody(chain);
       const results: DatabaseResult[] = [];
       for (const kind of options.databases) {
-        const database = ownDatabase(kind, "limits");
-        await database.reset();
-        await (await database.open()).close();
-        const runs: ModeRun[] = [];
-        for (const [index, mode] of MODES.entries()) {
-          log(`${kind}: RATE_LIMITS=${mode} (${index + 1}/${MODES.length})`);
-          const sluice = await startSluiceServer(
-            { ...database.serveEnv, ...fixture.deployment.serveEnv, RATE_LIMITS: mode },
-            { logFile: join(scratch, `server-${kind}-${index}.log`) },
-          );
-          try {
-            runs.push(await measureMode(mode, sluice.baseUrl, body, options));
-          } finally {
-            await sluice.stop();
+        // Two servers side by side, one with the limits off and one with them on, each on its own database (an
+        // embedded one allows one process); every measured second alternates between them, so whatever else the
+        // machine does falls on both alike.
+        const servers: Record<Mode, RunningProcess> = {} as Record<Mode, RunningProcess>;
+        try {
+          for (const mode of MODES) {
+            const database = ownDatabase(kind, `limits_${mode}`);
+            await database.reset();
+            await (await database.open()).close();
+            log(`${kind}: starting sluice serve with RATE_LIMITS=${mode}`);
+            servers[mode] = await startSluiceServer(
+              { ...database.serveEnv, ...fixture.deployment.serveEnv, RATE_LIMITS: mode },
+              { logFile: join(scratch, `server-${kind}-${mode}.log`) },
+            );
           }
+          results.push(await measurePaired(kind, servers, body, options));
+        } finally {
+          for (const server of Object.values(servers)) await server.stop();
         }
-        results.push(summarize(kind, runs));
       }
       const counter = options.databases.includes("postgres") ? await measureSharedCounter() : undefined;
       const conditions = runConditions(startedAt, loadAtStart, loadAverage());
@@ -109,62 +106,72 @@ export const limitsSuite: BenchSuite = {
   },
 };
 
-async function measureMode(
-  mode: Mode,
-  baseUrl: string,
+/** Per route, `durationSeconds` rounds of one second on each server, in alternating order; medians compared. */
+async function measurePaired(
+  kind: BenchDatabaseKind,
+  servers: Record<Mode, RunningProcess>,
   body: string,
   options: SuiteOptions,
-): Promise<ModeRun> {
-  const reads: Record<string, number> = {};
+): Promise<DatabaseResult> {
+  const rounds = options.durationSeconds;
+  const orderOf = (round: number): Mode[] => (round % 2 === 0 ? ["off", "on"] : ["on", "off"]);
+  const reads: DatabaseResult["reads"] = [];
   for (const route of READ_ROUTES) {
-    const url = `${baseUrl}${route}`;
-    await runLoad({ url, connections: options.connections, durationSeconds: WARMUP_SECONDS });
-    const result = await runLoad({
-      url,
-      connections: options.connections,
-      durationSeconds: options.durationSeconds,
-    });
-    if (result.non2xx > 0 || result.errors > 0)
-      throw new Error(`${route} with RATE_LIMITS=${mode}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    reads[route] = result.requestsPerSecond;
+    log(`${kind}: GET ${route}, ${rounds} rounds`);
+    const rps: Record<Mode, number[]> = { off: [], on: [] };
+    for (const mode of MODES)
+      await runLoad({
+        url: `${servers[mode].baseUrl}${route}`,
+        connections: options.connections,
+        durationSeconds: WARMUP_SECONDS,
+      });
+    for (let round = 0; round < rounds; round++) {
+      for (const mode of orderOf(round)) {
+        const result = await runLoad({
+          url: `${servers[mode].baseUrl}${route}`,
+          connections: options.connections,
+          durationSeconds: 1,
+        });
+        if (result.non2xx > 0 || result.errors > 0)
+          throw new Error(
+            `${route} with RATE_LIMITS=${mode}: ${result.non2xx} non-2xx, ${result.errors} errors`,
+          );
+        rps[mode].push(result.requestsPerSecond);
+      }
+    }
+    const offRps = quantile(rps.off, 0.5);
+    const onRps = quantile(rps.on, 0.5);
+    reads.push({ route, offRps, onRps, ratio: onRps / offRps });
   }
-  const quoteUrl = `${baseUrl}/quote`;
-  await runClosedLoop({
-    url: quoteUrl,
-    method: "POST",
-    body,
-    connections: options.connections,
-    durationSeconds: WARMUP_SECONDS,
-  });
-  const quotes = await runClosedLoop({
-    url: quoteUrl,
-    method: "POST",
-    body,
-    connections: options.connections,
-    durationSeconds: options.durationSeconds,
-  });
-  const ok = quotes.requests.filter((request) => request.status === 200);
-  return {
-    mode,
-    reads,
-    quoteLatenciesMs: ok.map((request) => request.latencyMs),
-    quoteFailures: quotes.requests.length - ok.length + quotes.errors,
-  };
-}
-
-function summarize(kind: BenchDatabaseKind, runs: ModeRun[]): DatabaseResult {
-  const of = (mode: Mode) => runs.filter((run) => run.mode === mode);
-  const meanReads = (mode: Mode, route: string) =>
-    of(mode).reduce((sum, run) => sum + run.reads[route]!, 0) / of(mode).length;
-  const latencies = (mode: Mode) => of(mode).flatMap((run) => run.quoteLatenciesMs);
-  const [off, on] = [latencies("off"), latencies("on")];
+  log(`${kind}: POST /quote, ${rounds} rounds`);
+  const latencies: Record<Mode, number[]> = { off: [], on: [] };
+  let failures = 0;
+  for (const mode of MODES)
+    await runClosedLoop({
+      url: `${servers[mode].baseUrl}/quote`,
+      method: "POST",
+      body,
+      connections: options.connections,
+      durationSeconds: WARMUP_SECONDS,
+    });
+  for (let round = 0; round < rounds * 2; round++) {
+    for (const mode of orderOf(round)) {
+      const result = await runClosedLoop({
+        url: `${servers[mode].baseUrl}/quote`,
+        method: "POST",
+        body,
+        connections: options.connections,
+        durationSeconds: 1,
+      });
+      const ok = result.requests.filter((request) => request.status === 200);
+      latencies[mode].push(...ok.map((request) => request.latencyMs));
+      failures += result.requests.length - ok.length + result.errors;
+    }
+  }
+  const { off, on } = latencies;
   return {
     kind,
-    reads: READ_ROUTES.map((route) => {
-      const offRps = meanReads("off", route);
-      const onRps = meanReads("on", route);
-      return { route, offRps, onRps, ratio: onRps / offRps };
-    }),
+    reads,
     quote: {
       offP50: quantile(off, 0.5),
       offP99: quantile(off, 0.99),
@@ -172,7 +179,7 @@ function summarize(kind: BenchDatabaseKind, runs: ModeRun[]): DatabaseResult {
       onP99: quantile(on, 0.99),
       p99OverheadMs: quantile(on, 0.99) - quantile(off, 0.99),
       requests: off.length + on.length,
-      failures: runs.reduce((sum, run) => sum + run.quoteFailures, 0),
+      failures,
     },
   };
 }
@@ -250,8 +257,10 @@ function formatReport(
       )}`
     : "";
   return (
-    `## Limits suite\n\n${machineLine(report)}\n\n${report.connections} connections, ${report.durationSeconds} s per ` +
-    `measured run (after ${WARMUP_SECONDS} s of warm-up), RATE_LIMITS off/on/off/on per database.\n\n` +
+    `## Limits suite\n\n${machineLine(report)}\n\n${report.connections} connections; per database two servers side ` +
+    `by side, RATE_LIMITS=off and =on; per read route ${report.durationSeconds} rounds of 1 s on each (alternating ` +
+    `which goes first, after ${WARMUP_SECONDS} s of warm-up), medians of the rounds' requests/s; /quote ` +
+    `${report.durationSeconds * 2} such rounds, latencies pooled.\n\n` +
     `${sections.join("\n\n")}${counter}`
   );
 }
