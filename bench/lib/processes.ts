@@ -25,6 +25,17 @@ const SLUICE_READY_TIMEOUT_MS = 180_000;
  * and resolves once it logs its API URL; kills it if it is not ready in time. A file rather than a pipe: a
  * pipe would have to be drained by a process on the same cores, and the load generator would pay for it.
  */
+/**
+ * The request limits of every suite's server, set explicitly: a suite loads one server from one address far past any
+ * client's limits, and measures the server, not its limits (the limits suite sets its own).
+ */
+export const BENCH_LIMITS_ENV: Readonly<Record<string, string>> = {
+  RATE_LIMIT_QUOTES_PER_MINUTE: "100000000",
+  RATE_LIMIT_READS_PER_SECOND: "100000000",
+  QUOTE_MAX_IN_FLIGHT: "100000",
+  SHED_EVENT_LOOP_DELAY_MS: "0",
+};
+
 export async function startSluice(
   env: Record<string, string>,
   options: { logFile: string },
@@ -33,7 +44,15 @@ export async function startSluice(
   const child = spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
     cwd: ROOT,
     // The internal listener on a free port too: a bench Sluice never meets another one's (or a devnet's) 8081.
-    env: { ...process.env, PORT: "0", INTERNAL_PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      INTERNAL_PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      ...BENCH_LIMITS_ENV,
+      ...env,
+    },
     stdio: ["ignore", logFd, "inherit"],
   });
   closeSync(logFd);

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../src/app/listen-address.ts";
 import type { BenchDatabase } from "./bench-databases.ts";
-import type { RunningProcess } from "./processes.ts";
+import { BENCH_LIMITS_ENV, type RunningProcess } from "./processes.ts";
 import { serverNodeOptions } from "./server-node-options.ts";
 import type { WrittenDeployment } from "./sluice-deployment.ts";
 
@@ -40,6 +40,7 @@ export async function startSluiceServer(
       HOST: "127.0.0.1",
       LOG_LEVEL: "info",
       SLUICE_DEMO_DATA: "0",
+      ...BENCH_LIMITS_ENV,
       ...serverNodeOptions(),
       ...env,
       PORT: String(port),

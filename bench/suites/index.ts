@@ -1,5 +1,6 @@
 // Every suite `npm run bench -- --suite <name>` can run. A new suite is a module in this folder exporting a
 // BenchSuite, added here.
+import { limitsSuite } from "./limits.ts";
 import { liquiditySuite } from "./liquidity.ts";
 import { ordersSuite } from "./orders.ts";
 import { partnerSuite } from "./partner.ts";
@@ -17,4 +18,5 @@ export const SUITES: readonly BenchSuite[] = [
   liquiditySuite,
   streamSuite,
   solversSuite,
+  limitsSuite,
 ];

@@ -39,6 +39,16 @@ export interface AdminAddedSolver {
   addedAt: string;
 }
 
+/** An API key as the admin routes list it (never the key itself). */
+export interface AdminListedKey {
+  name: string;
+  keyPrefix: string;
+  quotesPerMinute: number | null;
+  readsPerSecond: number | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
 /** The server refused an admin call (or answered something that is not one of its answers). */
 export class AdminRequestError extends Error {
   override name = "AdminRequestError";
@@ -68,6 +78,18 @@ export class AdminClient {
       "POST",
       `/admin/solvers/${encodeURIComponent(id)}/remove`,
     );
+  }
+
+  async keys(): Promise<AdminListedKey[]> {
+    return (await this.#call<{ keys: AdminListedKey[] }>("GET", "/admin/keys")).keys;
+  }
+
+  createKey(key: { name: string; quotesPerMinute?: number; readsPerSecond?: number }) {
+    return this.#call<{ key: string; record: AdminListedKey }>("POST", "/admin/keys", key);
+  }
+
+  revokeKey(name: string) {
+    return this.#call<AdminListedKey>("POST", `/admin/keys/${encodeURIComponent(name)}/revoke`);
   }
 
   /** Streams the file to the server, which imports it as it arrives; `onSent` follows the upload. */

@@ -12,26 +12,32 @@
 // the reason for each place are in docs/architecture.md "Start and stop" (test/devnet/devnet.test.ts keeps the
 // two equal). The listeners start last and stop first: every request runs with every other part up and drains
 // before any stops. The whole stop is bounded once, by the signal handler (shutdown.ts, src/cli/signals.ts).
-// On the devnet that list is: database → anvil → bundled solvers → order feed → solver cooldowns → chain binding →
-// order log retention → solver notifications → heads → block tracker → indexer → discount expiry → scorecard
-// retention → scorecard fold → HTTP listeners → admin address.
+// On the devnet that list is: database → anvil → bundled solvers → api keys → order feed → solver cooldowns → chain
+// binding → order log retention → solver notifications → heads → block tracker → indexer → discount expiry →
+// scorecard retention → scorecard fold → HTTP listeners → admin address.
 import { AdminOperations } from "../admin/operations.ts";
 import { removeAdminServerRecord, writeAdminServerRecord } from "../admin/running-server.ts";
 import { AdminGuard } from "../admin/token.ts";
+import { ApiKeyDirectory } from "../api-keys/directory.ts";
+import { ApiKeyRepository } from "../api-keys/repository.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { checkInternalListener, DEFAULT_INTERNAL_PORT, type Env, httpTimeouts } from "../config/env.ts";
 import type { Database } from "../db/client.ts";
 import { ConnectionBudget } from "../db/connection-budget.ts";
+import { PeriodicJob } from "../db/periodic-job.ts";
 import { DemoPage } from "../demo-page/assets.ts";
 import { DevRpcRelay } from "../devnet/rpc-relay.ts";
 import { internalAllowedHosts } from "../http/host-guard.ts";
 import { Lifecycle } from "../http/lifecycle.ts";
 import { createHttpMetrics, registerCooldownGauge } from "../http/metrics.ts";
 import { documentExamples } from "../http/openapi-examples.ts";
+import { RequestLimits } from "../http/request-limits.ts";
 import type { DeploymentServices } from "../http/routes.ts";
 import { sluiceRoutes } from "../http/routes.ts";
 import { API_PREFIX, type App, buildServer } from "../http/server.ts";
 import { StreamConnections } from "../http/stream-connections.ts";
+import { QuoteAdmission } from "../limits/quote-admission.ts";
+import { MemoryWindowCounter, PostgresWindowCounter } from "../limits/window-counters.ts";
 import type { Logger } from "../logger.ts";
 import { OrderEventRetention } from "../orders/event-retention.ts";
 import { readShortList } from "../orders/list.ts";
@@ -98,6 +104,12 @@ export interface SluiceParts {
   orderFeed: OrderFeed;
   /** The order streams this replica holds, bounded and ended at shutdown. */
   streamConnections: StreamConnections;
+  /** The live API keys, re-read on every change of any process (NOTIFY). */
+  apiKeys: ApiKeyDirectory;
+  /** The public API's request limits: keys, and rates per class. */
+  requestLimits: RequestLimits;
+  /** /quote's load shedding on this replica. */
+  quoteAdmission: QuoteAdmission;
 }
 
 export interface Sluice {
@@ -148,24 +160,6 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   const stopCountingOrders = orderEvents.subscribe((event) => {
     if (event.kind === "status") metrics.solvers.orderStatus(event.solverId, event.from, event.to);
   });
-  const parts: SluiceParts = {
-    database,
-    clock,
-    logger,
-    lifecycle,
-    registry: new RegistryResponses(database, clock),
-    points: new PointsService(new PointsRepository(database), database, clock),
-    solverLogos,
-    orderEvents,
-    openOrders,
-    orderFeed: new OrderFeed(database, orderEvents, logger.child({ worker: "order-feed" })),
-    streamConnections: new StreamConnections({
-      maxConnections: env.STREAM_MAX_CONNECTIONS,
-      maxPerIp: env.STREAM_MAX_PER_IP,
-      maxPerSolver: env.STREAM_MAX_PER_SOLVER,
-    }),
-  };
-
   const deployment = options.deployment
     ? buildDeploymentParts(
         {
@@ -184,9 +178,51 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
         },
       )
     : undefined;
+  const apiKeyRepository = new ApiKeyRepository(database.db);
+  const apiKeys = new ApiKeyDirectory(database, apiKeyRepository, logger.child({ worker: "api-keys" }));
+  // Reads are counted per replica; the fan-out class venue-wide, in PostgreSQL when replicas share one.
+  const localCounts = new MemoryWindowCounter(clock);
+  const sharedCounts =
+    database.kind === "postgres"
+      ? new PostgresWindowCounter(
+          database,
+          new MemoryWindowCounter(clock),
+          logger.child({ worker: "rate-limits" }),
+        )
+      : undefined;
+  const parts: SluiceParts = {
+    database,
+    clock,
+    logger,
+    lifecycle,
+    registry: new RegistryResponses(database, clock),
+    points: new PointsService(new PointsRepository(database), database, clock),
+    solverLogos,
+    orderEvents,
+    openOrders,
+    orderFeed: new OrderFeed(database, orderEvents, logger.child({ worker: "order-feed" })),
+    streamConnections: new StreamConnections({
+      maxConnections: env.STREAM_MAX_CONNECTIONS,
+      maxPerIp: env.STREAM_MAX_PER_IP,
+      maxPerSolver: env.STREAM_MAX_PER_SOLVER,
+    }),
+    apiKeys,
+    requestLimits: new RequestLimits({
+      anonymous: { quote: env.RATE_LIMIT_QUOTES_PER_MINUTE, read: env.RATE_LIMIT_READS_PER_SECOND },
+      counters: { quote: sharedCounts ?? localCounts, read: localCounts },
+      keys: apiKeys,
+      ...(deployment ? { solvers: deployment.market.solvers } : {}),
+    }),
+    quoteAdmission: new QuoteAdmission({
+      maxInFlight: env.QUOTE_MAX_IN_FLIGHT,
+      maxEventLoopDelayMs: env.SHED_EVENT_LOOP_DELAY_MS,
+    }),
+  };
+
   const deploymentServices: DeploymentServices | undefined = deployment && {
     market: deployment.market,
     quotes: deployment.quotes.service,
+    quoteAdmission: parts.quoteAdmission,
     orders: deployment.orders.service,
     auctions: deployment.auctions,
     cancel: deployment.orders.cancel,
@@ -258,6 +294,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
                   cooldowns: async () => deployment?.cooldowns.view.refresh(),
                 },
               }),
+              keys: { repository: apiKeyRepository, directory: apiKeys, clock },
               ...(deployment?.registry ? { solvers: deployment.registry } : {}),
             },
           }
@@ -275,6 +312,9 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   const http = await buildServer({
     ...serverOptions,
     examples,
+    ...(env.RATE_LIMITS === "on" ? { limits: parts.requestLimits } : {}),
+    quoteAdmission: parts.quoteAdmission,
+    ...(env.TRUST_PROXY ? { trustProxy: env.TRUST_PROXY } : {}),
     routes: routes.filter((r) => r.listener === "public"),
   });
   const internalHttp = await buildServer({
@@ -291,6 +331,11 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     logger.child({ worker: "order-log-retention" }),
     env.STREAM_RETENTION_HOURS * 3600 * 1000,
   );
+  const prune = new PeriodicJob(60_000, () =>
+    (sharedCounts?.prune() ?? Promise.resolve()).catch((error: unknown) => {
+      logger.warn({ err: error }, "rate limits: pruning old windows failed");
+    }),
+  );
   let apiUrl: string | undefined;
   let internalApiUrl: string | undefined;
   const steps: readonly Step[] = [
@@ -298,6 +343,12 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     { name: "database", start: () => {}, stop: () => (closeDatabase ? database.close() : undefined) },
     // The devnet's anvil and bundled solvers: started before the root, so their start is behind us.
     ...(options.running ?? []).map((part) => ({ name: part.name, start: () => {}, stop: () => part.stop() })),
+    // Read before the listeners open: no request is answered from keys not yet read.
+    { name: "api keys", start: () => apiKeys.start(), stop: () => apiKeys.stop() },
+    // The shared rate-limit windows (PostgreSQL only) are pruned behind the clock.
+    ...(sharedCounts
+      ? [{ name: "rate-limit window pruning", start: () => prune.start(), stop: () => prune.stop() }]
+      : []),
     ...(deployment
       ? [
           // The order log's one reader: before anything can write an order or open a stream.

@@ -3,6 +3,7 @@
 import { Command } from "commander";
 import { registerDevnetCommand } from "./devnet.ts";
 import { registerImportCommands } from "./import.ts";
+import { registerKeysCommands } from "./keys.ts";
 import { registerMigrateCommand } from "./migrate.ts";
 import { registerPointsCommands } from "./points.ts";
 import { registerPrepareCommand } from "./prepare.ts";
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerPointsCommands(program);
   registerSolverCommand(program);
   registerSolversCommands(program);
+  registerKeysCommands(program);
   registerPrepareCommand(program);
   return program;
 }

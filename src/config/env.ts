@@ -80,6 +80,30 @@ const EnvSchema = z.object({
     .min(1)
     .max(24 * 90)
     .default(24),
+  /**
+   * The proxies in front of the public API, comma-separated addresses or CIDRs (e.g. `10.0.0.0/8`): a request from
+   * one of them is the client X-Forwarded-For names (its rate limits, its logs). Unset: X-Forwarded-For is ignored.
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$/,
+      "must list proxy addresses or CIDRs, comma-separated",
+    )
+    .optional(),
+  /**
+   * `off`: no API key is checked and no request is rate limited (a venue behind a gateway that does both, or a
+   * benchmark's baseline). /quote's load shedding stays on.
+   */
+  RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  /** The anonymous tier's POST /quote and POST /order per client address per minute (and a key's without its own). */
+  RATE_LIMIT_QUOTES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** The anonymous tier's reads per client address per second (and a key's without its own). */
+  RATE_LIMIT_READS_PER_SECOND: z.coerce.number().int().min(1).default(50),
+  /** /quote rounds one replica runs at once at most; beyond it, 503 OVERLOADED at once. */
+  QUOTE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(200),
+  /** Event-loop delay (ms) beyond which /quote rounds are shed (503 OVERLOADED); 0: never. */
+  SHED_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(200),
   // PostgreSQL only (src/db/postgres.ts).
   /** Opening a connection, authentication included; also the longest wait for a free pooled connection. */
   DB_CONNECT_TIMEOUT_MS: milliseconds(1).default(5000),

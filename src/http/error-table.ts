@@ -2,6 +2,12 @@
 // the code. The message and details are the error's own. Failures the framework detects (validation, unknown paths,
 // unreadable bodies, parser errors, the database out of reach, unhandled errors) keep their codes below.
 import { AdminAuthenticationError } from "../admin/errors.ts";
+import {
+  ApiKeyNameTakenError,
+  InvalidApiKeyError,
+  PartnerInvalidApiKeyError,
+  UnknownApiKeyError,
+} from "../api-keys/errors.ts";
 import { AuctionNotFoundError, AuctionOpenError } from "../auctions/errors.ts";
 import { ChainUnavailableError } from "../chain/errors.ts";
 import {
@@ -19,6 +25,7 @@ import {
   SolverForbiddenError,
   UnauthorizedSignerError,
 } from "../discounts/errors.ts";
+import { OverloadedError, PartnerRateLimitedError, RateLimitedError } from "../limits/errors.ts";
 import { DuplicateTokenError, UnsupportedLiquidityTokenError } from "../liquidity/errors.ts";
 import {
   InvalidCursorError,
@@ -139,6 +146,12 @@ const DISCOUNT_REJECTION_STATUS: Record<DiscountRejectionReason, 400 | 409> = {
 };
 
 export const ERROR_TABLE = [
+  // Every limited route (its class in the route table): the caller's key, its rate, and /quote's load shedding.
+  swap(InvalidApiKeyError, 401, "INVALID_API_KEY"),
+  partner(PartnerInvalidApiKeyError, 401, "anErrorOccurred"),
+  swapRetryable(RateLimitedError, 429, "RATE_LIMITED"),
+  partner(PartnerRateLimitedError, 429, "anErrorOccurred"),
+  swapRetryable(OverloadedError, 503, "OVERLOADED"),
   // POST /quote (and /check_approval's chain and token checks).
   swap(InvalidOutputsError, 400, "VALIDATION_FAILED"),
   swap(UnsupportedChainError, 400, "UNSUPPORTED_CHAIN"),
@@ -196,6 +209,8 @@ export const ERROR_TABLE = [
   swap(SolverConflictError, 409, "VALIDATION_FAILED"),
   swap(SolverNotAddedError, 409, "VALIDATION_FAILED"),
   swap(UnknownSolverError, 404, "SOLVER_NOT_FOUND"),
+  swap(ApiKeyNameTakenError, 409, "VALIDATION_FAILED"),
+  swap(UnknownApiKeyError, 404, "NOT_FOUND"),
   // The dev helpers.
   swap(DevOnlyError, 403, "DEV_ONLY"),
   swap(FaucetError, 500, "INTERNAL"),

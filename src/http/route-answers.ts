@@ -148,6 +148,13 @@ export const CODE_MEANINGS: Record<SwapErrorCode | PartnerErrorCode, string> = {
     "This client holds as many order streams as one client may (STREAM_MAX_PER_IP; a solver's own streams: STREAM_MAX_PER_SOLVER)",
   STREAMS_AT_CAPACITY:
     "This replica holds as many order streams as it may (STREAM_MAX_CONNECTIONS); retry later",
+  INVALID_API_KEY: "The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)",
+  RATE_LIMITED:
+    "Over the caller's rate limit of the route's class (per API key, or per client address without one); retry " +
+    "after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and " +
+    "`RateLimit-Reset`",
+  OVERLOADED:
+    "This replica sheds /quote rounds (too many in flight, or its event loop lags); retry after `Retry-After` seconds",
   noData: "No points data has been ingested yet",
   noResultsFound: "Nothing matches (e.g. an unknown vault)",
   anErrorOccurred: "The request is invalid",

@@ -14,6 +14,10 @@ import type {
   RouteHandlerMethod,
 } from "fastify";
 import type { $ZodType } from "zod/v4/core";
+import { InvalidApiKeyError, PartnerInvalidApiKeyError } from "../api-keys/errors.ts";
+import type { LimitClass } from "../limits/classes.ts";
+import { PartnerRateLimitedError, RateLimitedError } from "../limits/errors.ts";
+import type { ErrorClass } from "../shared/errors.ts";
 import { isPartnerPath, PartnerErrorSchema, SwapErrorSchema } from "./errors.ts";
 import { type ErrorStatusAnswer, errorStatusAnswers, type RouteFailures } from "./route-answers.ts";
 import type { SluiceTypeProvider } from "./type-provider.ts";
@@ -62,6 +66,11 @@ export interface RouteDefinition<Schema extends FastifySchema> {
   /** Served at the port's root instead of under the listener's prefix (only /metrics, where scrapers look). */
   atRoot?: true;
   /**
+   * The class the public API's request limits count the route in (request-limits.ts): its caller's key is checked
+   * and its rate limited. None: never limited (health, metrics, docs, the dev helpers, the internal API).
+   */
+  limit?: LimitClass;
+  /**
    * Fastify's schema, plus what the route's failures are (`errors` its service can throw, `database` when it needs
    * one, `chain` when it reads the chain): every error status they lead to is added to `response` (see
    * route-answers.ts).
@@ -82,6 +91,7 @@ export interface RouteEntry {
   /** The full path, e.g. `/api/v1/quote`. */
   path: string;
   listener: Listener;
+  limit?: LimitClass;
   /** Every error status the route can answer and its codes; undefined for routes that declare no responses. */
   errorAnswers?: readonly ErrorStatusAnswer[];
   /** What the route's own statuses (200, 304, …) mean, for the document. */
@@ -90,13 +100,15 @@ export interface RouteEntry {
 }
 
 export function route<Schema extends FastifySchema>(definition: RouteDefinition<Schema>): RouteEntry {
-  const { listener, atRoot, url, ...options } = definition;
+  const { listener, atRoot, url, limit, ...options } = definition;
   const path = `${atRoot ? "" : LISTENER_PREFIX[listener]}${url}`;
-  const { errors, database, chain, descriptions, ...declared } = options.schema;
+  const { errors: ownErrors, database, chain, descriptions, ...declared } = options.schema;
+  const envelope = isPartnerPath(path) ? "partner" : "swap";
+  const errors = limit ? [...(ownErrors ?? []), ...LIMIT_ERRORS[envelope][limit]] : ownErrors;
   const errorAnswers = declared.response
     ? errorStatusAnswers({
         method: definition.method,
-        envelope: isPartnerPath(path) ? "partner" : "swap",
+        envelope,
         validatesInput: Boolean(declared.body || declared.querystring || declared.params || declared.headers),
         failures: {
           ...(errors ? { errors } : {}),
@@ -114,6 +126,7 @@ export function route<Schema extends FastifySchema>(definition: RouteDefinition<
     method: definition.method,
     path,
     listener,
+    ...(limit ? { limit } : {}),
     ...(errorAnswers ? { errorAnswers } : {}),
     ...(descriptions ? { descriptions } : {}),
     mount: (app) => {
@@ -122,6 +135,7 @@ export function route<Schema extends FastifySchema>(definition: RouteDefinition<
         ...rest,
         url: path,
         schema: schema as Schema,
+        ...(limit ? { config: { limit } } : {}),
         // Fastify's types give a route's serializer compiler the route's schema; it is called with each response's.
         ...(serializerCompiler
           ? { serializerCompiler: serializerCompiler as unknown as FastifySerializerCompiler<Schema> }
@@ -130,6 +144,20 @@ export function route<Schema extends FastifySchema>(definition: RouteDefinition<
     },
   };
 }
+
+/** What the request limits can answer on a limited route, per envelope and class (streams: a key check only). */
+const LIMIT_ERRORS: Record<"swap" | "partner", Record<LimitClass, readonly ErrorClass[]>> = {
+  swap: {
+    quote: [InvalidApiKeyError, RateLimitedError],
+    read: [InvalidApiKeyError, RateLimitedError],
+    stream: [InvalidApiKeyError],
+  },
+  partner: {
+    quote: [PartnerInvalidApiKeyError, PartnerRateLimitedError],
+    read: [PartnerInvalidApiKeyError, PartnerRateLimitedError],
+    stream: [PartnerInvalidApiKeyError],
+  },
+};
 
 /** Each error status's envelope schema (a status the route declares itself keeps its own). */
 function envelopesOf(answers: readonly ErrorStatusAnswer[]) {

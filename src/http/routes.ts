@@ -9,6 +9,7 @@ import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import type { DiscountService } from "../discounts/service.ts";
 import type { SolverDiscounts } from "../discounts/solver-discounts.ts";
+import type { QuoteAdmission } from "../limits/quote-admission.ts";
 import type { LiquidityService } from "../liquidity/service.ts";
 import type { Market } from "../market/market.ts";
 import type { CancelService } from "../orders/cancel-service.ts";
@@ -21,6 +22,7 @@ import type { SolverLogoStore } from "../solvers/logos.ts";
 import type { SolverRegistry } from "../solvers/registry.ts";
 import type { QuoteService } from "../swap/quote-service.ts";
 import * as adminData from "./handlers/admin-data.ts";
+import * as adminKeys from "./handlers/admin-keys.ts";
 import * as adminSolvers from "./handlers/admin-solvers.ts";
 import * as auctions from "./handlers/auctions.ts";
 import * as cancel from "./handlers/cancel.ts";
@@ -60,6 +62,8 @@ export interface PartnerServices {
 export interface AdminServices {
   guard: AdminGuard;
   operations: AdminOperations;
+  /** The API keys (`sluice keys` beside a server on the embedded database). */
+  keys: adminKeys.AdminKeyServices;
   solvers?: SolverRegistry;
 }
 
@@ -67,6 +71,8 @@ export interface AdminServices {
 export interface DeploymentServices {
   market: Market;
   quotes: QuoteService;
+  /** /quote's load shedding: rounds in flight and event-loop lag. */
+  quoteAdmission: QuoteAdmission;
   orders: OrderService;
   /** GET /auctions/{requestId}: stored rounds, public once their quotes can no longer be taken. */
   auctions: AuctionResults;
@@ -103,19 +109,19 @@ export function sluiceRoutes(partner: PartnerServices, deployment?: DeploymentSe
     // A Sluice addition, not in the real internal document: the internal listener's own probe, without credentials.
     route({ method: "GET", url: "/health", listener: "internal", schema: system.healthSchema, handler: system.health(partner.lifecycle, partner.clock) }),
 
-    route({ method: "GET", url: "/entities/networks", listener: "public", schema: registry.networksSchema, handler: registry.networks(partner.registry) }),
-    route({ method: "GET", url: "/entities/vaults", listener: "public", schema: registry.vaultsSchema, handler: registry.vaults(partner.registry) }),
-    route({ method: "GET", url: "/entities/operators", listener: "public", schema: registry.operatorsSchema, handler: registry.operators(partner.registry) }),
-    route({ method: "GET", url: "/entities/curators", listener: "public", schema: registry.curatorsSchema, handler: registry.curators(partner.registry) }),
+    route({ method: "GET", url: "/entities/networks", listener: "public", limit: "read", schema: registry.networksSchema, handler: registry.networks(partner.registry) }),
+    route({ method: "GET", url: "/entities/vaults", listener: "public", limit: "read", schema: registry.vaultsSchema, handler: registry.vaults(partner.registry) }),
+    route({ method: "GET", url: "/entities/operators", listener: "public", limit: "read", schema: registry.operatorsSchema, handler: registry.operators(partner.registry) }),
+    route({ method: "GET", url: "/entities/curators", listener: "public", limit: "read", schema: registry.curatorsSchema, handler: registry.curators(partner.registry) }),
 
-    route({ method: "GET", url: "/points/receiver/:address/current", listener: "public", schema: points.receiverCurrentSchema, handler: points.receiverCurrent(partner.points) }),
-    route({ method: "GET", url: "/points/vault/:address/current", listener: "public", schema: points.vaultCurrentSchema, handler: points.vaultCurrent(partner.points) }),
-    route({ method: "GET", url: "/points/vault/:address/:blockNumber", listener: "public", schema: points.vaultAtBlockSchema, handler: points.vaultAtBlock(partner.points) }),
-    route({ method: "GET", url: "/points/total/current", listener: "public", schema: points.totalCurrentSchema, handler: points.totalCurrent(partner.points) }),
-    route({ method: "GET", url: "/points/total/:blockNumber", listener: "public", schema: points.totalAtBlockSchema, handler: points.totalAtBlock(partner.points) }),
-    route({ method: "GET", url: "/points/receiver/:address/:blockNumber", listener: "public", schema: points.receiverAtBlockSchema, handler: points.receiverAtBlock }),
+    route({ method: "GET", url: "/points/receiver/:address/current", listener: "public", limit: "read", schema: points.receiverCurrentSchema, handler: points.receiverCurrent(partner.points) }),
+    route({ method: "GET", url: "/points/vault/:address/current", listener: "public", limit: "read", schema: points.vaultCurrentSchema, handler: points.vaultCurrent(partner.points) }),
+    route({ method: "GET", url: "/points/vault/:address/:blockNumber", listener: "public", limit: "read", schema: points.vaultAtBlockSchema, handler: points.vaultAtBlock(partner.points) }),
+    route({ method: "GET", url: "/points/total/current", listener: "public", limit: "read", schema: points.totalCurrentSchema, handler: points.totalCurrent(partner.points) }),
+    route({ method: "GET", url: "/points/total/:blockNumber", listener: "public", limit: "read", schema: points.totalAtBlockSchema, handler: points.totalAtBlock(partner.points) }),
+    route({ method: "GET", url: "/points/receiver/:address/:blockNumber", listener: "public", limit: "read", schema: points.receiverAtBlockSchema, handler: points.receiverAtBlock }),
 
-    route({ method: "GET", url: "/solver-logos/:filename", listener: "public", schema: logos.solverLogoSchema, handler: logos.solverLogo(partner.solverLogos) }),
+    route({ method: "GET", url: "/solver-logos/:filename", listener: "public", limit: "read", schema: logos.solverLogoSchema, handler: logos.solverLogo(partner.solverLogos) }),
 
     ...(partner.admin ? adminRoutes(partner.admin) : []),
 
@@ -135,22 +141,22 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
   const devOnly = dev.devOnly(services.dev);
   // biome-ignore format: a table, one route per line
   return [
-    route({ method: "POST", url: "/check_approval", listener: "public", schema: swap.checkApprovalSchema, handler: swap.checkApprovalHandler(services.market) }),
-    route({ method: "POST", url: "/quote", listener: "public", schema: swap.quoteSchema, handler: swap.quote(services.quotes, services.publicUrl), serializerCompiler: swap.quoteSerializerCompiler }),
-    route({ method: "POST", url: "/order", listener: "public", schema: swap.orderSchema, handler: swap.order(services.orders) }),
-    route({ method: "GET", url: "/orders", listener: "public", schema: orders.ordersSchema, handler: orders.orders(services.database, services.openOrders, services.market.solvers) }),
-    route({ method: "GET", url: "/orders/stream", listener: "public", schema: orderStream.orderStreamSchema, handler: orderStream.orderStream(services.orderStreams) }),
-    route({ method: "GET", url: "/auctions/:requestId", listener: "public", schema: auctions.auctionSchema, handler: auctions.auction(services.auctions) }),
-    route({ method: "POST", url: "/cancel", listener: "public", schema: cancel.cancelSchema, handler: cancel.cancel(services.cancel) }),
+    route({ method: "POST", url: "/check_approval", listener: "public", limit: "read", schema: swap.checkApprovalSchema, handler: swap.checkApprovalHandler(services.market) }),
+    route({ method: "POST", url: "/quote", listener: "public", limit: "quote", schema: swap.quoteSchema, handler: swap.quote(services.quotes, services.publicUrl, services.quoteAdmission), serializerCompiler: swap.quoteSerializerCompiler }),
+    route({ method: "POST", url: "/order", listener: "public", limit: "quote", schema: swap.orderSchema, handler: swap.order(services.orders) }),
+    route({ method: "GET", url: "/orders", listener: "public", limit: "read", schema: orders.ordersSchema, handler: orders.orders(services.database, services.openOrders, services.market.solvers) }),
+    route({ method: "GET", url: "/orders/stream", listener: "public", limit: "stream", schema: orderStream.orderStreamSchema, handler: orderStream.orderStream(services.orderStreams) }),
+    route({ method: "GET", url: "/auctions/:requestId", listener: "public", limit: "read", schema: auctions.auctionSchema, handler: auctions.auction(services.auctions) }),
+    route({ method: "POST", url: "/cancel", listener: "public", limit: "read", schema: cancel.cancelSchema, handler: cancel.cancel(services.cancel) }),
 
-    route({ method: "POST", url: "/liquidity", listener: "public", schema: liquidity.liquiditySchema, handler: liquidity.liquidity(services.liquidity) }),
-    route({ method: "POST", url: "/liquidity-batch", listener: "public", schema: liquidity.liquidityBatchSchema, handler: liquidity.liquidityBatch(services.liquidity) }),
+    route({ method: "POST", url: "/liquidity", listener: "public", limit: "read", schema: liquidity.liquiditySchema, handler: liquidity.liquidity(services.liquidity) }),
+    route({ method: "POST", url: "/liquidity-batch", listener: "public", limit: "read", schema: liquidity.liquidityBatchSchema, handler: liquidity.liquidityBatch(services.liquidity) }),
 
-    route({ method: "GET", url: "/solvers", listener: "public", schema: solvers.solversSchema, handler: solvers.solvers(services.scorecards, services.publicUrl) }),
-    route({ method: "GET", url: "/deployment", listener: "public", schema: deploymentFacts.deploymentSchema, handler: deploymentFacts.deployment(services.market) }),
-    route({ method: "GET", url: "/solvers/:id", listener: "public", schema: solvers.solverSchema, handler: solvers.solver(services.scorecards, services.publicUrl) }),
+    route({ method: "GET", url: "/solvers", listener: "public", limit: "read", schema: solvers.solversSchema, handler: solvers.solvers(services.scorecards, services.publicUrl) }),
+    route({ method: "GET", url: "/deployment", listener: "public", limit: "read", schema: deploymentFacts.deploymentSchema, handler: deploymentFacts.deployment(services.market) }),
+    route({ method: "GET", url: "/solvers/:id", listener: "public", limit: "read", schema: solvers.solverSchema, handler: solvers.solver(services.scorecards, services.publicUrl) }),
 
-    route({ method: "POST", url: "/discount", listener: "public", schema: discounts.discountSchema, handler: discounts.discount(services.discounts) }),
+    route({ method: "POST", url: "/discount", listener: "public", limit: "read", schema: discounts.discountSchema, handler: discounts.discount(services.discounts) }),
     route({ method: "GET", url: "/discounts", listener: "internal", ...(internalSolverOnly ? { onRequest: internalSolverOnly } : {}), schema: discounts.liveDiscountsSchema, handler: discounts.liveDiscounts(services.solverDiscounts) }),
     route({ method: "POST", url: "/discounts", listener: "internal", ...(internalSolverOnly ? { onRequest: internalSolverOnly } : {}), schema: discounts.resolveDiscountSchema, handler: discounts.resolveDiscount(services.solverDiscounts) }),
 
@@ -179,5 +185,8 @@ function adminRoutes(admin: AdminServices): RouteEntry[] {
       route({ method: "POST", url: "/admin/solvers", listener: "internal", onRequest: adminOnly, schema: adminSolvers.addSolverSchema, handler: adminSolvers.addSolver(solvers) }),
       route({ method: "POST", url: "/admin/solvers/:id/remove", listener: "internal", onRequest: adminOnly, schema: adminSolvers.removeSolverSchema, handler: adminSolvers.removeSolver(solvers) }),
     ] : []),
+    route({ method: "GET", url: "/admin/keys", listener: "internal", onRequest: adminOnly, schema: adminKeys.listKeysSchema, handler: adminKeys.listKeys(admin.keys) }),
+    route({ method: "POST", url: "/admin/keys", listener: "internal", onRequest: adminOnly, schema: adminKeys.createKeySchema, handler: adminKeys.createKey(admin.keys) }),
+    route({ method: "POST", url: "/admin/keys/:name/revoke", listener: "internal", onRequest: adminOnly, schema: adminKeys.revokeKeySchema, handler: adminKeys.revokeKey(admin.keys) }),
   ];
 }

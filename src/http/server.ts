@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
+import underPressure from "@fastify/under-pressure";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -15,6 +16,7 @@ import { asChainUnavailable } from "../chain/unavailable.ts";
 import type { Clock } from "../clock.ts";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from "../config/http-timeouts.ts";
 import { asDatabaseUnavailable } from "../db/unavailable.ts";
+import type { QuoteAdmission } from "../limits/quote-admission.ts";
 import type { Logger } from "../logger.ts";
 import { failureLevel } from "../outages.ts";
 import { boundClose } from "./bounded-close.ts";
@@ -31,6 +33,7 @@ import { type AllowedHosts, guardHost } from "./host-guard.ts";
 import type { HttpMetrics } from "./metrics.ts";
 import { openApiOptions } from "./openapi.ts";
 import type { DocumentExamples } from "./openapi-examples.ts";
+import { RATE_LIMIT_HEADERS, type RequestLimits } from "./request-limits.ts";
 import { logAsOutage, requestLogLevel } from "./request-log.ts";
 import type { App, RouteEntry } from "./route.ts";
 import { timeoutCheckIntervalMs } from "./timeouts.ts";
@@ -57,6 +60,12 @@ export interface ServerOptions {
    * names the listener (host-guard.ts).
    */
   internal?: { allowedHosts: AllowedHosts };
+  /** The public API's request limits: keys and rates of every route with a limit class (request-limits.ts). */
+  limits?: RequestLimits;
+  /** /quote's load shedding, whose event-loop lag this server measures (@fastify/under-pressure). */
+  quoteAdmission?: QuoteAdmission;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For names the client. */
+  trustProxy?: string;
 }
 
 /** The server, its routes mounted; not listening (the composition root's start() listens). */
@@ -89,6 +98,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       onAnswered: (status) => metrics.requests.inc({ method: "", route: "(client error)", status }),
     }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     // Malformed URLs (bad percent-encoding, over-long parameters) get the same envelopes as everything else.
     frameworkErrors: (error, request, reply) => {
       reply.header("x-request-id", request.id);
@@ -124,7 +134,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   else
     await app.register(cors, {
       origin: true,
-      exposedHeaders: ["X-Request-Id", "X-Trace-Id", "Retry-After"],
+      exposedHeaders: ["X-Request-Id", "X-Trace-Id", "Retry-After", ...RATE_LIMIT_HEADERS],
       // An OPTIONS request that is not a full preflight gets the same 204, not a plain-text 400 outside both envelopes.
       strictPreflight: false,
     });
@@ -133,6 +143,15 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     swagger,
     openApiOptions({ routes: options.routes, ...(options.examples ? { examples: options.examples } : {}) }),
   );
+
+  // After the request id and the CORS headers: a refusal carries both.
+  if (options.limits) await options.limits.register(app);
+  if (options.quoteAdmission) {
+    // No thresholds: it only samples the event loop; /quote alone is shed, by its admission.
+    await app.register(underPressure, { sampleInterval: 250 });
+    const sampled = app as unknown as { memoryUsage(): { eventLoopDelay: number } };
+    options.quoteAdmission.measureLagWith(() => sampled.memoryUsage().eventLoopDelay);
+  }
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply, context));
   app.setNotFoundHandler((request, reply) => {

@@ -16,8 +16,11 @@ export interface HeldStream {
   end(): void;
 }
 
-/** Who a stream counts against: its client's address, or the solver whose credentials opened it. */
-export type StreamClient = { ip: string } | { solverId: string };
+/**
+ * Who a stream counts against: its client's address, the integrator whose API key opened it (STREAM_MAX_PER_IP too),
+ * or the solver whose credentials opened it.
+ */
+export type StreamClient = { ip: string } | { integrator: string } | { solverId: string };
 
 export class StreamConnections {
   readonly #open = new Set<HeldStream>();
@@ -37,7 +40,9 @@ export class StreamConnections {
     const [key, limit] =
       "solverId" in client
         ? [`solver:${client.solverId}`, this.limits.maxPerSolver]
-        : [`ip:${client.ip}`, this.limits.maxPerIp];
+        : "integrator" in client
+          ? [`key:${client.integrator}`, this.limits.maxPerIp]
+          : [`ip:${client.ip}`, this.limits.maxPerIp];
     const held = this.#perClient.get(key) ?? 0;
     if (held >= limit) throw new StreamClientLimitError(limit);
     this.#open.add(stream);

@@ -48,8 +48,16 @@ export class OrderService {
     private readonly lookup: QuoteLookup,
   ) {}
 
-  /** `client`: who posts (the HTTP layer's identity of the caller), for its fair share of each solver's slots. */
-  async submit(input: OrderRequest, requestId: string, client: ClientId): Promise<OrderResult> {
+  /**
+   * `client`: who posts (the HTTP layer's identity of the caller), for its fair share of each solver's slots;
+   * `integrator`: the API key's integrator that places the order (recorded on it), none for the anonymous tier.
+   */
+  async submit(
+    input: OrderRequest,
+    requestId: string,
+    client: ClientId,
+    integrator?: string,
+  ): Promise<OrderResult> {
     const stored = await this.lookup.find(input.quote.quoteId, input.quote.orderInfo.deadline);
     if (!stored) throw new QuoteNotFoundError(input.quote.quoteId);
     const signature = input.signature as Hex;
@@ -71,7 +79,7 @@ export class OrderService {
     }
     const creation: Creation = {
       key,
-      outcome: this.#createOrAnswerWinner(input, stored, signature, requestId, client),
+      outcome: this.#createOrAnswerWinner(input, stored, signature, requestId, client, integrator),
     };
     this.#creations.set(stored.quote.quoteId, creation);
     try {
@@ -88,9 +96,10 @@ export class OrderService {
     signature: Hex,
     requestId: string,
     client: ClientId,
+    integrator: string | undefined,
   ): Promise<OrderResult> {
     try {
-      return await this.#create(input, stored, signature, requestId, client);
+      return await this.#create(input, stored, signature, requestId, client, integrator);
     } catch (error) {
       // A concurrent post of this quote (on another replica) may have created its order meanwhile (and a fill may
       // already have used the nonce): a re-post is answered with that order, never with an expired, unavailable or
@@ -134,6 +143,7 @@ export class OrderService {
     signature: Hex,
     requestId: string,
     client: ClientId,
+    integrator: string | undefined,
   ): Promise<OrderResult> {
     const { context } = this;
     const swapper = stored.request.swapper as Address;
@@ -191,6 +201,7 @@ export class OrderService {
       swapper,
       filler: winner.filler,
       solverId: winner.solverId,
+      integrator: integrator ?? null,
       tokenIn: signed.tokenIn,
       amountIn: signed.amountIn.toString(),
       nonce: signed.nonce.toString(),

@@ -59,6 +59,8 @@ export const orders = pgTable(
     swapper: text("swapper").notNull(),
     filler: text("filler").notNull(),
     solverId: text("solver_id").notNull(),
+    /** The integrator whose API key placed the order (api_keys.name); null for the anonymous tier. */
+    integrator: text("integrator"),
     tokenIn: text("token_in").notNull(),
     amountIn: uint256("amount_in").notNull(),
     nonce: uint256("nonce").notNull(),

@@ -11,11 +11,15 @@ import { parseDeployment } from "../../src/deployment/load.ts";
 import type { Deployment } from "../../src/deployment/schema.ts";
 import { API_PREFIX, type App } from "../../src/http/server.ts";
 import { type Logger, silentLogger } from "../../src/logger.ts";
+import { TEST_LIMITS_ENV } from "./limits.ts";
 
 export interface TestServerOptions {
   clock?: Clock;
   logger?: Logger;
-  /** Environment variables on top of a quiet test environment (e.g. the HTTP timeouts). */
+  /**
+   * Environment variables on top of a quiet test environment (e.g. the HTTP timeouts), whose request limits are
+   * TEST_LIMITS_ENV's (limits.ts) unless given here.
+   */
   env?: Record<string, string>;
   /**
    * A deployment to serve (its routes: swap, orders, liquidity, discounts, dev helpers). Nothing reads the chain
@@ -31,7 +35,7 @@ export async function createTestServer(
   options: TestServerOptions = {},
 ): Promise<{ app: App; internal: App; sluice: Sluice }> {
   const sluice = await buildSluice({
-    env: readEnv({ SLUICE_DEMO_DATA: "0", ...options.env }),
+    env: readEnv({ SLUICE_DEMO_DATA: "0", ...TEST_LIMITS_ENV, ...options.env }),
     logger: options.logger ?? silentLogger(),
     clock: options.clock ?? systemClock,
     database,

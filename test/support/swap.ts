@@ -18,6 +18,7 @@ import { type Logger, silentLogger } from "../../src/logger.ts";
 import type { Market } from "../../src/market/market.ts";
 import type { OrderEvents } from "../../src/orders/order-events.ts";
 import type { TestChain } from "./anvil.ts";
+import { TEST_LIMITS_ENV } from "./limits.ts";
 
 export interface TestSolver {
   id: string;
@@ -141,6 +142,8 @@ export interface SwapTestAppOptions {
   internalAuth?: "solver-secret" | "network";
   /** Where the Sluice logs (default: nowhere). */
   logger?: Logger;
+  /** Environment variables on top of the test environment: its request limits are TEST_LIMITS_ENV's by default. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -158,7 +161,12 @@ export async function createSwapTestApp(
 ): Promise<SwapTestApp> {
   const deployment = options.servedDeployment ?? testDeployment(chain, options.solvers, options.deployment);
   const sluice = await buildSluice({
-    env: readEnv({ SLUICE_DEMO_DATA: "0", INTERNAL_API_AUTH: options.internalAuth ?? "solver-secret" }),
+    env: readEnv({
+      SLUICE_DEMO_DATA: "0",
+      ...TEST_LIMITS_ENV,
+      INTERNAL_API_AUTH: options.internalAuth ?? "solver-secret",
+      ...options.env,
+    }),
     logger: options.logger ?? silentLogger(),
     clock: options.clock,
     database,

@@ -50,6 +50,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `AUCTION_NOT_FOUND`: No /quote round or /order hard round was stored under this request id
                  */
@@ -67,6 +79,20 @@ export interface paths {
                  */
                 409: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -155,6 +181,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `ORDER_NOT_FOUND`: Unknown order id
                  */
@@ -196,6 +234,20 @@ export interface paths {
                  */
                 415: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -287,6 +339,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Payload too large (the body limit is 1 MiB). Error codes:
                  *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
                  */
@@ -304,6 +368,20 @@ export interface paths {
                  */
                 415: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -371,6 +449,32 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["PublicDeployment"];
+                    };
+                };
+                /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
                     };
                 };
                 /**
@@ -705,6 +809,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Conflict with the current state. Error codes:
                  *     - `DISCOUNT_REJECTED`: The discount breaks a rule; `details.reason` says which
                  */
@@ -734,6 +850,20 @@ export interface paths {
                  */
                 415: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -812,6 +942,30 @@ export interface paths {
                     content?: never;
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Internal error. Error codes:
                  *     - `ooops`: Something went wrong on the server (or the database is unavailable)
                  */
@@ -880,6 +1034,30 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
                 };
                 /**
                  * @description Internal error. Error codes:
@@ -952,6 +1130,30 @@ export interface paths {
                     content?: never;
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Internal error. Error codes:
                  *     - `ooops`: Something went wrong on the server (or the database is unavailable)
                  */
@@ -1020,6 +1222,30 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
                 };
                 /**
                  * @description Internal error. Error codes:
@@ -1166,6 +1392,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Payload too large (the body limit is 1 MiB). Error codes:
                  *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
                  */
@@ -1183,6 +1421,20 @@ export interface paths {
                  */
                 415: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1276,6 +1528,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Payload too large (the body limit is 1 MiB). Error codes:
                  *     - `PAYLOAD_TOO_LARGE`: The body is over 1 MiB
                  */
@@ -1293,6 +1557,20 @@ export interface paths {
                  */
                 415: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1384,6 +1662,18 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `QUOTE_NOT_FOUND`: Unknown quote id
                  */
@@ -1426,6 +1716,20 @@ export interface paths {
                  */
                 415: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1540,6 +1844,32 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Internal error. Error codes:
                  *     - `INTERNAL`: Unexpected server error
                  */
@@ -1641,6 +1971,7 @@ export interface paths {
                 /**
                  * @description Unauthenticated. Error codes:
                  *     - `UNAUTHORIZED`: Missing, wrong or insufficient solver credentials
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
                  */
                 401: {
                     headers: {
@@ -1754,11 +2085,35 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `noData`: No points data has been ingested yet
                  *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
                  */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1825,10 +2180,34 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Gone. Error codes:
                  *     - `pageNotFound`: No such page (or a retired one)
                  */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1888,11 +2267,35 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `noData`: No points data has been ingested yet
                  *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
                  */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1979,11 +2382,35 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `noData`: No points data has been ingested yet
                  *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
                  */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2070,11 +2497,35 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `noData`: No points data has been ingested yet
                  *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
                  */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2163,11 +2614,35 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `noData`: No points data has been ingested yet
                  *     - `noResultsFound`: Nothing matches (e.g. an unknown vault)
                  */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PartnerError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `anErrorOccurred`: The request is invalid
+                 */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2220,7 +2695,7 @@ export interface paths {
         put?: never;
         /**
          * Request quotes from solvers
-         * @description Fans out to the enabled solvers with eligible inventory. Quotes are ordered best output first, ties to the faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote; 503 `SOLVERS_BUSY` (with `Retry-After`) when no solver quoted and some were left out by their concurrency cap.
+         * @description Fans out to the enabled solvers with eligible inventory. Quotes are ordered best output first, ties to the faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote; 503 `SOLVERS_BUSY` (with `Retry-After`) when no solver quoted and some were left out by their concurrency cap; 503 `OVERLOADED` (with `Retry-After`), at once, when this replica has as many rounds in flight as it takes.
          */
         post: {
             parameters: {
@@ -2251,6 +2726,18 @@ export interface paths {
                  *     - `UNSUPPORTED_TOKEN`: The token is not one this deployment supports on that side
                  */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2295,6 +2782,20 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Internal error. Error codes:
                  *     - `INTERNAL`: Unexpected server error
                  */
@@ -2309,12 +2810,13 @@ export interface paths {
                 /**
                  * @description Service unavailable: retry later. Error codes:
                  *     - `SOLVERS_BUSY`: No quote: solvers that could answer were left out by their concurrency cap; retry after `Retry-After` seconds (`details.solversAsked`, `details.solversBusy`)
+                 *     - `OVERLOADED`: This replica sheds /quote rounds (too many in flight, or its event loop lags); retry after `Retry-After` seconds
                  *     - `CHAIN_UNAVAILABLE`: The chain could not be read (no RPC endpoint answered in time): nothing was judged; retry after `Retry-After` seconds (`details.chainId`, `details.chain`)
                  *     - `SERVICE_UNAVAILABLE`: The database is unavailable; retry later
                  */
                 503: {
                     headers: {
-                        /** @description Seconds to wait before retrying (with `SOLVERS_BUSY`, `CHAIN_UNAVAILABLE`) */
+                        /** @description Seconds to wait before retrying (with `SOLVERS_BUSY`, `OVERLOADED`, `CHAIN_UNAVAILABLE`) */
                         "Retry-After"?: number;
                         [name: string]: unknown;
                     };
@@ -2369,11 +2871,37 @@ export interface paths {
                     content?: never;
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `NOT_FOUND`: Not found
                  */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2429,6 +2957,32 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["SolversResponse"];
+                    };
+                };
+                /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
                     };
                 };
                 /**
@@ -2509,11 +3063,37 @@ export interface paths {
                     };
                 };
                 /**
+                 * @description Unauthenticated. Error codes:
+                 *     - `INVALID_API_KEY`: The `x-api-key` is unknown or revoked (send a live key, or none for the anonymous tier)
+                 */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
                  * @description Not found. Error codes:
                  *     - `SOLVER_NOT_FOUND`: No configured solver has this id
                  */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /**
+                 * @description Too many requests from this client. Error codes:
+                 *     - `RATE_LIMITED`: Over the caller's rate limit of the route's class (per API key, or per client address without one); retry after `Retry-After` seconds. Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+                 */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying (with `RATE_LIMITED`) */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4705,7 +5285,7 @@ export interface components {
         SwapError: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "CHAIN_UNAVAILABLE" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
+                code: "INVALID_API_KEY" | "RATE_LIMITED" | "OVERLOADED" | "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "CHAIN_UNAVAILABLE" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */
@@ -4718,7 +5298,7 @@ export interface components {
         SwapErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "CHAIN_UNAVAILABLE" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
+                code: "INVALID_API_KEY" | "RATE_LIMITED" | "OVERLOADED" | "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "CHAIN_UNAVAILABLE" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */

@@ -72,7 +72,9 @@ export interface OrderStreamServices {
 export function orderStream(services: OrderStreamServices): Handler<typeof orderStreamSchema> {
   return async (request, reply) => {
     const filter = StreamFilter.of(request.query);
-    let client: StreamClient = { ip: request.ip };
+    // An integrator's streams count against its key (request-limits.ts found it), an anonymous client's its address.
+    let client: StreamClient =
+      request.caller?.kind === "key" ? { integrator: request.caller.integrator } : { ip: request.ip };
     if (filter.solverView) {
       client = { solverId: authorizeSolverStream(services.solvers, request.headers, filter) };
       // A solver's stream stands in for its polls, and is reopened as they were: at debug like them.

@@ -2,6 +2,8 @@
 import type { FastifySerializerCompiler } from "fastify";
 import { serializerCompiler } from "fastify-type-provider-zod";
 import type { $ZodType } from "zod/v4/core";
+import { OverloadedError } from "../../limits/errors.ts";
+import type { QuoteAdmission } from "../../limits/quote-admission.ts";
 import type { Market } from "../../market/market.ts";
 import {
   InvalidSwapperSignatureError,
@@ -29,7 +31,7 @@ import {
   type QuoteResponse,
   QuoteResponseSchema,
 } from "../../swap/schemas.ts";
-import { clientIdOf } from "../client-identity.ts";
+import { clientIdOf, integratorOf } from "../client-identity.ts";
 import { publicBaseUrl } from "../public-url.ts";
 import type { Handler } from "../route.ts";
 
@@ -56,7 +58,8 @@ export const quoteSchema = {
   description:
     "Fans out to the enabled solvers with eligible inventory. Quotes are ordered best output first, ties to the " +
     "faster solver. 404 `No quotes available` below the token minimum, with no eligible solver, or no non-zero quote; " +
-    "503 `SOLVERS_BUSY` (with `Retry-After`) when no solver quoted and some were left out by their concurrency cap.",
+    "503 `SOLVERS_BUSY` (with `Retry-After`) when no solver quoted and some were left out by their concurrency cap; " +
+    "503 `OVERLOADED` (with `Retry-After`), at once, when this replica has as many rounds in flight as it takes.",
   body: QuoteRequestSchema,
   response: { 200: QuoteResponseSchema },
   errors: [
@@ -65,15 +68,22 @@ export const quoteSchema = {
     UnsupportedTokenError,
     NoQuotesError,
     SolversBusyError,
+    OverloadedError,
   ],
   database: true,
   chain: true,
   descriptions: { 200: "The quotes, best output first, each with the typed data to sign" },
 };
 
-export function quote(quotes: QuoteService, publicUrl: string | undefined): Handler<typeof quoteSchema> {
+export function quote(
+  quotes: QuoteService,
+  publicUrl: string | undefined,
+  admission: QuoteAdmission,
+): Handler<typeof quoteSchema> {
   return async (request) =>
-    quotes.quote(request.body, request.id, publicBaseUrl(request, publicUrl), clientIdOf(request));
+    admission.run(() =>
+      quotes.quote(request.body, request.id, publicBaseUrl(request, publicUrl), clientIdOf(request)),
+    );
 }
 
 /**
@@ -114,6 +124,6 @@ export const orderSchema = {
 export function order(orders: OrderService): Handler<typeof orderSchema> {
   return async (request) => ({
     requestId: request.id,
-    ...(await orders.submit(request.body, request.id, clientIdOf(request))),
+    ...(await orders.submit(request.body, request.id, clientIdOf(request), integratorOf(request))),
   });
 }
