@@ -5,7 +5,7 @@ import type { Address, LocalAccount } from "viem";
 import { AuctionResults } from "../auctions/service.ts";
 import { AdapterReader } from "../chain/adapter-reader.ts";
 import { BlockTracker } from "../chain/blocks.ts";
-import { type ChainPublicClient, createChainPublicClient } from "../chain/client.ts";
+import { type ChainPublicClient, createChainPublicClient, type RpcErrorKind } from "../chain/client.ts";
 import { ViemSwapChain } from "../chain/swap-chain.ts";
 import type { Clock } from "../clock.ts";
 import { SolverCooldowns } from "../cooldowns/cooldowns.ts";
@@ -85,6 +85,8 @@ export interface DeploymentContext {
   orderEvents: OrderEvents;
   /** This process's solver metrics, told what its round statements stored. */
   solverActivity?: SolverActivity;
+  /** Told of every JSON-RPC call that failed (the RPC error counter). */
+  onRpcError?: (method: string, kind: RpcErrorKind) => void;
 }
 
 export interface DeploymentParts {
@@ -144,6 +146,7 @@ export function buildDeploymentParts(
     name: deployment.chainName,
     rpcUrls: options.rpcUrls,
     ...(deployment.multicall ? { multicall3: deployment.multicall } : {}),
+    ...(context.onRpcError ? { onRequestError: context.onRpcError } : {}),
   });
   const blocks = new BlockTracker(publicClient, pollIntervalMs);
   const cooldownRepository = new CooldownRepository(database.db);

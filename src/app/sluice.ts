@@ -21,13 +21,15 @@ import { ConnectionBudget } from "../db/connection-budget.ts";
 import { DemoPage } from "../demo-page/assets.ts";
 import { DevRpcRelay } from "../devnet/rpc-relay.ts";
 import { internalAllowedHosts } from "../http/host-guard.ts";
-import { Lifecycle } from "../http/lifecycle.ts";
+import { Lifecycle, servingCheck } from "../http/lifecycle.ts";
 import { createHttpMetrics, registerCooldownGauge } from "../http/metrics.ts";
 import { documentExamples } from "../http/openapi-examples.ts";
+import { registerOperationsGauges } from "../http/operations-metrics.ts";
 import type { DeploymentServices } from "../http/routes.ts";
 import { sluiceRoutes } from "../http/routes.ts";
 import { API_PREFIX, type App, buildServer } from "../http/server.ts";
 import { StreamConnections } from "../http/stream-connections.ts";
+import { readIndexerProgress } from "../indexer/progress.ts";
 import type { Logger } from "../logger.ts";
 import { OrderEventRetention } from "../orders/event-retention.ts";
 import { readShortList } from "../orders/list.ts";
@@ -35,8 +37,13 @@ import { OpenOrdersCache } from "../orders/open-orders-cache.ts";
 import { OrderEvents } from "../orders/order-events.ts";
 import { OrderFeed } from "../orders/order-feed.ts";
 import { OrderStreams } from "../orders/order-stream.ts";
+import { readOverdueOrders } from "../orders/overdue.ts";
 import { PointsRepository } from "../points/repository.ts";
 import { PointsService } from "../points/service.ts";
+import { chainHeadCheck } from "../readiness/chain-head.ts";
+import { ReadinessChecks } from "../readiness/checks.ts";
+import { databaseCheck, migrationsCheck } from "../readiness/database.ts";
+import { ChainFollowers } from "../readiness/followers.ts";
 import { RegistryResponses } from "../registry/responses.ts";
 import { SolverLogoStore } from "../solvers/logos.ts";
 import { openServerDatabase, prepareDatabase } from "./database.ts";
@@ -91,6 +98,13 @@ export interface SluiceParts {
   orderFeed: OrderFeed;
   /** The order streams this replica holds, bounded and ended at shutdown. */
   streamConnections: StreamConnections;
+  /**
+   * GET /ready's checks: serving, database, migrations, and for a deployment the chain head and the indexer. A part
+   * added later registers its own here (or, following the chain, in `followers`).
+   */
+  readiness: ReadinessChecks;
+  /** The chain followers (the indexer; a points engine adds itself): each a readiness check and lag gauges. */
+  followers: ChainFollowers;
 }
 
 export interface Sluice {
@@ -141,6 +155,11 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   const stopCountingOrders = orderEvents.subscribe((event) => {
     if (event.kind === "status") metrics.solvers.orderStatus(event.solverId, event.from, event.to);
   });
+  const readiness = new ReadinessChecks({ timeoutMs: env.READY_CHECK_TIMEOUT_MS });
+  readiness.register(servingCheck(lifecycle));
+  readiness.register(databaseCheck(database));
+  readiness.register(migrationsCheck(database));
+  const followers = new ChainFollowers(readiness);
   const parts: SluiceParts = {
     database,
     clock,
@@ -157,6 +176,8 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       maxPerIp: env.STREAM_MAX_PER_IP,
       maxPerSolver: env.STREAM_MAX_PER_SOLVER,
     }),
+    readiness,
+    followers,
   };
 
   const deployment = options.deployment
@@ -167,8 +188,47 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
         solverLogos,
         orderEvents,
         solverActivity: metrics.solvers,
+        onRpcError: (method, kind) => metrics.rpcErrors.inc({ method, kind }),
       })
     : undefined;
+  if (deployment) {
+    const { blocks } = deployment;
+    readiness.register(
+      chainHeadCheck(blocks, {
+        maxHeadAgeMs: env.READY_HEAD_MAX_AGE_MS,
+        // A local chain (the devnet, tests) mines on its own schedule, or only when asked.
+        maxBlockAgeSeconds: deployment.deployment.local ? 0 : env.READY_MAX_BLOCK_AGE_SECONDS,
+        clock,
+      }),
+    );
+    followers.add({
+      name: "indexer",
+      maxLagBlocks: env.READY_MAX_INDEXER_LAG_BLOCKS,
+      read: () =>
+        readIndexerProgress({
+          database,
+          head: blocks,
+          confirmationDepth: deployment.deployment.confirmationDepth,
+          startBlock: BigInt(deployment.deployment.startBlock),
+        }),
+    });
+  }
+  registerOperationsGauges(metrics, {
+    clock,
+    timeoutMs: env.READY_CHECK_TIMEOUT_MS,
+    followers: () => followers.all(),
+    database,
+    streams: parts.streamConnections,
+    ...(deployment
+      ? {
+          deployment: {
+            head: deployment.blocks,
+            orderFeedLagSeconds: () => parts.orderFeed.lagSeconds(),
+            overdueOrders: (nowSeconds: number) => readOverdueOrders(database, nowSeconds),
+          },
+        }
+      : {}),
+  });
   const deploymentServices: DeploymentServices | undefined = deployment && {
     market: deployment.market,
     quotes: deployment.quotes.service,
@@ -222,6 +282,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   const routes = sluiceRoutes(
     {
       lifecycle,
+      readiness,
       clock,
       metrics,
       metricsUrl: () => metricsUrl,

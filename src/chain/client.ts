@@ -3,6 +3,7 @@
 import {
   type Account,
   type Address,
+  BaseError,
   type Chain,
   createPublicClient,
   createWalletClient,
@@ -37,7 +38,12 @@ export interface TransportOptions {
   retryCount?: number;
   /** Extra viem http transport options (e.g. `onFetchRequest` in tests). */
   http?: Omit<HttpTransportConfig, "batch" | "timeout" | "retryCount">;
+  /** Told of every JSON-RPC call that failed (the RPC error counter), before the error goes on. */
+  onRequestError?: (method: string, kind: RpcErrorKind) => void;
 }
+
+/** How a JSON-RPC call failed: no answer in time, the transport (HTTP status, connection), or an error answer. */
+export type RpcErrorKind = "timeout" | "http" | "rpc" | "other";
 
 export type ChainClientOptions = ChainOptions &
   TransportOptions & {
@@ -79,11 +85,41 @@ export function createRpcTransport(
     ...(options.retryCount !== undefined ? { retryCount: options.retryCount } : {}),
   };
   const urls = urlList(rpcUrls);
-  if (urls.length === 1) return http(urls[0], config);
-  return fallback(
-    urls.map((url) => http(url, config)),
-    { rank: false, ...(options.retryCount !== undefined ? { retryCount: options.retryCount } : {}) },
-  );
+  const transport =
+    urls.length === 1
+      ? http(urls[0], config)
+      : fallback(
+          urls.map((url) => http(url, config)),
+          { rank: false, ...(options.retryCount !== undefined ? { retryCount: options.retryCount } : {}) },
+        );
+  return options.onRequestError ? reportingErrors(transport, options.onRequestError) : transport;
+}
+
+/** `transport`, telling `onError` the method of each call that fails (after viem's retries and fallbacks). */
+function reportingErrors(
+  transport: Transport,
+  onError: (method: string, kind: RpcErrorKind) => void,
+): Transport {
+  return (parameters) => {
+    const inner = transport(parameters);
+    const request: typeof inner.request = async (args, options) => {
+      try {
+        return await inner.request(args, options);
+      } catch (error) {
+        onError(args.method, rpcErrorKind(error));
+        throw error;
+      }
+    };
+    return { ...inner, request };
+  };
+}
+
+function rpcErrorKind(error: unknown): RpcErrorKind {
+  const name = error instanceof Error ? error.name : "";
+  if (name === "TimeoutError") return "timeout";
+  if (name === "HttpRequestError") return "http";
+  if (name === "RpcRequestError" || error instanceof BaseError) return "rpc";
+  return "other";
 }
 
 export function createChainPublicClient(options: ChainClientOptions): ChainPublicClient {

@@ -136,6 +136,7 @@ export function openPostgres(options: PostgresOptions): Database {
       }
     },
     listen: (channel, handlers) => listenWithReconnect(options, channel, handlers),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await maintenance?.close();
       await pool.end();

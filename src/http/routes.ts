@@ -13,6 +13,7 @@ import type { CancelService } from "../orders/cancel-service.ts";
 import type { OpenOrdersCache } from "../orders/open-orders-cache.ts";
 import type { OrderService } from "../orders/order-service.ts";
 import type { PointsService } from "../points/service.ts";
+import type { ReadinessChecks } from "../readiness/checks.ts";
 import type { RegistryResponses } from "../registry/responses.ts";
 import type { ScorecardService } from "../scorecards/service.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
@@ -40,6 +41,8 @@ import { API_PREFIX, type RouteEntry, route } from "./route.ts";
 /** What the routes of every Sluice call: the system endpoints and the partner API. */
 export interface PartnerServices {
   lifecycle: Lifecycle;
+  /** GET /ready: the checks the composition root registered (src/readiness). */
+  readiness: ReadinessChecks;
   /** The injected clock (the health probe's `timestamp`). */
   clock: Clock;
   metrics: HttpMetrics;
@@ -91,6 +94,9 @@ export function sluiceRoutes(partner: PartnerServices, deployment?: DeploymentSe
     route({ method: "GET", url: "/health", listener: "public", schema: system.healthSchema, handler: system.health(partner.lifecycle, partner.clock) }),
     // A Sluice addition, not in the real internal document: the internal listener's own probe, without credentials.
     route({ method: "GET", url: "/health", listener: "internal", schema: system.healthSchema, handler: system.health(partner.lifecycle, partner.clock) }),
+    // Readiness (src/readiness): the same checks on both listeners, for a load balancer and for Kubernetes beside it.
+    route({ method: "GET", url: "/ready", listener: "public", schema: system.readySchema, handler: system.ready(partner.readiness, partner.clock) }),
+    route({ method: "GET", url: "/ready", listener: "internal", schema: system.readySchema, handler: system.ready(partner.readiness, partner.clock) }),
 
     route({ method: "GET", url: "/entities/networks", listener: "public", schema: registry.networksSchema, handler: registry.networks(partner.registry) }),
     route({ method: "GET", url: "/entities/vaults", listener: "public", schema: registry.vaultsSchema, handler: registry.vaults(partner.registry) }),

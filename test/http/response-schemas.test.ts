@@ -18,7 +18,7 @@ import { FIXTURE_TREE, fixtureOverlay } from "../registry/support.ts";
 import { addressFromSeed, useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase } from "../support/db.ts";
-import { quoteRequestBody, signedQuote } from "../support/orders.ts";
+import { indexUntilCaughtUp, quoteRequestBody, signedQuote } from "../support/orders.ts";
 import { importRegistry } from "../support/registry.ts";
 import { signRequest } from "../support/requests.ts";
 import { installResponseSchemaCheck, type ResponseSchemaCheck } from "../support/response-schemas.ts";
@@ -170,6 +170,8 @@ describe("every route's real answers match the schemas it declares", () => {
     await expectAnswer(app, 302, "GET", "/api/v1");
 
     await expectAnswer(app, 200, "GET", "/api/v1/health");
+    // Its deployment's RPC is nowhere: not ready (chain-head).
+    await expectAnswer(app, 503, "GET", "/api/v1/ready");
     lifecycle.startDraining();
     await expectAnswer(app, 503, "GET", "/api/v1/health");
   });
@@ -178,6 +180,11 @@ describe("every route's real answers match the schemas it declares", () => {
     const app = swap.app;
     const swapper = chain.accounts.swapper.address;
     const rwa = chain.core.tokens.rwa;
+
+    // Ready once the indexer has caught up with the chain, on both listeners.
+    await indexUntilCaughtUp(swap.runtime.indexer);
+    await expectAnswer(app, 200, "GET", "/api/v1/ready");
+    await expectAnswer(swap.internal, 200, "GET", "/api-internal/v1/ready");
 
     const logo = new SolverLogoStore().byName("sluice-alpha")!.fileName;
     const image = await expectAnswer(app, 200, "GET", `/api/v1/solver-logos/${logo}`);

@@ -135,6 +135,8 @@ export interface SwapTestAppOptions {
   internalAuth?: "solver-secret" | "network";
   /** Where the Sluice logs (default: nowhere). */
   logger?: Logger;
+  /** Environment variables on top of the test environment (e.g. the readiness bounds). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -152,7 +154,11 @@ export async function createSwapTestApp(
 ): Promise<SwapTestApp> {
   const deployment = options.servedDeployment ?? testDeployment(chain, options.solvers, options.deployment);
   const sluice = await buildSluice({
-    env: readEnv({ SLUICE_DEMO_DATA: "0", INTERNAL_API_AUTH: options.internalAuth ?? "solver-secret" }),
+    env: readEnv({
+      SLUICE_DEMO_DATA: "0",
+      INTERNAL_API_AUTH: options.internalAuth ?? "solver-secret",
+      ...options.env,
+    }),
     logger: options.logger ?? silentLogger(),
     clock: options.clock,
     database,
