@@ -46,6 +46,7 @@ import { databaseCheck, migrationsCheck } from "../readiness/database.ts";
 import { ChainFollowers } from "../readiness/followers.ts";
 import { RegistryResponses } from "../registry/responses.ts";
 import { SolverLogoStore } from "../solvers/logos.ts";
+import { TrailService } from "../trail/trail.ts";
 import { openServerDatabase, prepareDatabase } from "./database.ts";
 import { buildDeploymentParts, type DeploymentOptions, type DeploymentParts } from "./deployment.ts";
 import { listeningPort, reachableHost } from "./listen-address.ts";
@@ -263,6 +264,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     },
     publicUrl: env.PUBLIC_URL,
     internalAuth: env.INTERNAL_API_AUTH,
+    trails: new TrailService(database),
     ...(options.adminToken && deployment.registry
       ? { admin: { guard: new AdminGuard(options.adminToken), solvers: deployment.registry } }
       : {}),

@@ -9,6 +9,7 @@ import { registerPrepareCommand } from "./prepare.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerSolverCommand } from "./solver.ts";
 import { registerSolversCommands } from "./solvers.ts";
+import { registerTrailCommand } from "./trail.ts";
 
 export function buildProgram(): Command {
   const program = new Command()
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerPointsCommands(program);
   registerSolverCommand(program);
   registerSolversCommands(program);
+  registerTrailCommand(program);
   registerPrepareCommand(program);
   return program;
 }

@@ -18,6 +18,7 @@ import type { RegistryResponses } from "../registry/responses.ts";
 import type { ScorecardService } from "../scorecards/service.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
 import type { QuoteService } from "../swap/quote-service.ts";
+import type { TrailService } from "../trail/trail.ts";
 import * as adminSolvers from "./handlers/admin-solvers.ts";
 import * as auctions from "./handlers/auctions.ts";
 import * as cancel from "./handlers/cancel.ts";
@@ -34,6 +35,7 @@ import * as logos from "./handlers/solver-logos.ts";
 import * as solvers from "./handlers/solvers.ts";
 import * as swap from "./handlers/swap.ts";
 import * as system from "./handlers/system.ts";
+import * as trail from "./handlers/trail.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { HttpMetrics } from "./metrics.ts";
 import { API_PREFIX, type RouteEntry, route } from "./route.ts";
@@ -78,6 +80,8 @@ export interface DeploymentServices {
   internalAuth: "solver-secret" | "network";
   /** The admin routes on the internal listener (the devnet's solver registry), when this server has them. */
   admin?: adminSolvers.AdminServices;
+  /** GET /trail (internal listener): one swap's recorded steps. */
+  trails: TrailService;
 }
 
 /** The interactive docs page (Swagger UI over the document). */
@@ -146,6 +150,9 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "POST", url: "/discount", listener: "public", schema: discounts.discountSchema, handler: discounts.discount(services.discounts) }),
     route({ method: "GET", url: "/discounts", listener: "internal", ...(internalSolverOnly ? { onRequest: internalSolverOnly } : {}), schema: discounts.liveDiscountsSchema, handler: discounts.liveDiscounts(services.solverDiscounts) }),
     route({ method: "POST", url: "/discounts", listener: "internal", ...(internalSolverOnly ? { onRequest: internalSolverOnly } : {}), schema: discounts.resolveDiscountSchema, handler: discounts.resolveDiscount(services.solverDiscounts) }),
+
+    // Support's view of one swap; the internal listener's network guards it, as it guards /metrics.
+    route({ method: "GET", url: "/trail", listener: "internal", schema: trail.trailSchema, handler: trail.trail(services.trails) }),
 
     ...(services.admin ? adminRoutes(services.admin) : []),
 

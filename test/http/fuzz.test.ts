@@ -722,6 +722,13 @@ describe.each(databaseKinds)("fuzzing every operation over HTTP (%s)", (kind) =>
         reached: [200],
       },
       {
+        method: "GET",
+        prefix: "/api-internal/v1",
+        path: "/trail",
+        valid: () => ({ ...none(), query: { orderId: order!.orderId } }),
+        reached: [200],
+      },
+      {
         method: "POST",
         prefix: "/api-internal/v1",
         path: "/discounts",

@@ -244,6 +244,10 @@ describe("every route's real answers match the schemas it declares", () => {
     // GET /orders: one body, a page with a cursor, the solver's kept open orders, and a list streamed whole.
     const orderId = placed.json().orderId as string;
     await expectAnswer(app, 200, "GET", `/api/v1/orders?orderId=${orderId}`);
+    // Its trail, on the internal listener.
+    await expectAnswer(swap.internal, 200, "GET", `/api-internal/v1/trail?orderId=${orderId}`);
+    await expectAnswer(swap.internal, 404, "GET", `/api-internal/v1/trail?requestId=${randomUUID()}`);
+    await expectAnswer(swap.internal, 400, "GET", "/api-internal/v1/trail");
     const page = await expectAnswer(app, 200, "GET", `/api/v1/orders?swapper=${swapper}&limit=1`);
     expect(page.json().orders).toHaveLength(1);
     await expectAnswer(app, 200, "GET", "/api/v1/orders?solverId=ext_alpha&orderStatus=open");
