@@ -22,7 +22,7 @@ import { DemoPage } from "../demo-page/assets.ts";
 import { DevRpcRelay } from "../devnet/rpc-relay.ts";
 import { internalAllowedHosts } from "../http/host-guard.ts";
 import { Lifecycle, servingCheck } from "../http/lifecycle.ts";
-import { createHttpMetrics, registerCooldownGauge } from "../http/metrics.ts";
+import { createHttpMetrics, type HttpMetrics, registerCooldownGauge } from "../http/metrics.ts";
 import { documentExamples } from "../http/openapi-examples.ts";
 import { registerOperationsGauges } from "../http/operations-metrics.ts";
 import type { DeploymentServices } from "../http/routes.ts";
@@ -106,6 +106,11 @@ export interface SluiceParts {
   readiness: ReadinessChecks;
   /** The chain followers (the indexer; a points engine adds itself): each a readiness check and lag gauges. */
   followers: ChainFollowers;
+  /**
+   * This process's Prometheus registry and counters (/metrics on the internal listener): the rate limiter counts its
+   * rejections in `rateLimitRejections`; a part with series of its own registers them on `registry`.
+   */
+  metrics: HttpMetrics;
 }
 
 export interface Sluice {
@@ -179,6 +184,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     }),
     readiness,
     followers,
+    metrics,
   };
 
   const deployment = options.deployment

@@ -32,6 +32,32 @@ export function registerOperationsGauges(metrics: HttpMetrics, sources: Operatio
   const registers = [metrics.registry];
   const bounded = <T>(read: () => Promise<T>) => within(sources.timeoutMs, read);
 
+  // First: the registry collects in registration order up to each collector's first await, so the pool is read
+  // before this scrape's own queries (below) take connections and queue.
+  const { database } = sources;
+  if (database.poolStats) {
+    const stats = database.poolStats.bind(database);
+    new Gauge({
+      name: "sluice_db_pool_waiting",
+      help: "Queries waiting for a free connection of the request pool (PostgreSQL)",
+      registers,
+      collect() {
+        this.set(stats().waiting);
+      },
+    });
+    new Gauge({
+      name: "sluice_db_pool_connections",
+      help: "Connections of the request pool (PostgreSQL), by state: total (open), idle",
+      labelNames: ["state"] as const,
+      registers,
+      collect() {
+        const { total, idle } = stats();
+        this.set({ state: "total" }, total);
+        this.set({ state: "idle" }, idle);
+      },
+    });
+  }
+
   const followerGauge = (name: string, help: string, value: (lag: FollowerReading) => number) =>
     new Gauge({
       name,
@@ -80,30 +106,6 @@ export function registerOperationsGauges(metrics: HttpMetrics, sources: Operatio
       this.set(sources.streams.open);
     },
   });
-
-  const { database } = sources;
-  if (database.poolStats) {
-    const stats = database.poolStats.bind(database);
-    new Gauge({
-      name: "sluice_db_pool_waiting",
-      help: "Queries waiting for a free connection of the request pool (PostgreSQL)",
-      registers,
-      collect() {
-        this.set(stats().waiting);
-      },
-    });
-    new Gauge({
-      name: "sluice_db_pool_connections",
-      help: "Connections of the request pool (PostgreSQL), by state: total (open), idle",
-      labelNames: ["state"] as const,
-      registers,
-      collect() {
-        const { total, idle } = stats();
-        this.set({ state: "total" }, total);
-        this.set({ state: "idle" }, idle);
-      },
-    });
-  }
 
   const deployment = sources.deployment;
   if (!deployment) return;
