@@ -8,6 +8,10 @@
 // one (INTERNAL_HOST/INTERNAL_PORT: the internal discount API and /metrics), guarded per INTERNAL_API_AUTH and
 // answering no CORS and no Host that does not name it (http/host-guard.ts).
 //
+// Registered here too: GET /ready's checks (serving, database, migrations, and for a deployment the chain head and the
+// indexer as a chain follower; src/readiness) and the operations gauges on /metrics (http/operations-metrics.ts). A
+// part built later adds its own check to `parts.readiness`, or itself to `parts.followers` when it follows the chain.
+//
 // start(): listen (both) → bind the stored swap state to the chain → start the workers (block tracker, indexer, discount
 // expiry). stop(), in reverse, once: /health turns 503 for SHUTDOWN_GRACE_MS → both HTTP servers close (in-flight
 // requests finish; SHUTDOWN_TIMEOUT_MS bounds it; the last quote rounds are stored) → the workers stop, last
