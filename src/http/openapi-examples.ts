@@ -106,7 +106,7 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
               details: { block: "21000000", blockAgeSeconds: 4, receivedMsAgo: 310 },
             },
             {
-              ...passing("indexer", "at block 20999988, 0 blocks behind block 20999988", 3),
+              ...passing("indexer", "at block 20999988, caught up with block 20999988", 3),
               details: { position: "20999988", target: "20999988", lagBlocks: 0, maxLagBlocks: 10 },
             },
           ],

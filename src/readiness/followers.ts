@@ -56,5 +56,8 @@ async function followerCheck(follower: ChainFollower): Promise<CheckOutcome> {
       message: `${where}, ${lagBlocks} blocks behind block ${target} (at most ${follower.maxLagBlocks})`,
       details,
     };
-  return { ok: true, message: `${where}, ${lagBlocks} blocks behind block ${target}`, details };
+  // Its position can be past this replica's head: another replica's indexer may have read a newer one.
+  const behind =
+    lagBlocks === 0n ? `caught up with block ${target}` : `${lagBlocks} blocks behind block ${target}`;
+  return { ok: true, message: `${where}, ${behind}`, details };
 }
