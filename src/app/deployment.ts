@@ -5,7 +5,12 @@ import type { Address, LocalAccount } from "viem";
 import { AuctionResults } from "../auctions/service.ts";
 import { AdapterReader } from "../chain/adapter-reader.ts";
 import { BlockTracker } from "../chain/blocks.ts";
-import { type ChainPublicClient, createChainPublicClient, DEFAULT_RPC_TIMEOUT_MS } from "../chain/client.ts";
+import {
+  type ChainPublicClient,
+  createChainPublicClient,
+  DEFAULT_RPC_TIMEOUT_MS,
+  type RpcErrorKind,
+} from "../chain/client.ts";
 import { DEFAULT_BLOCK_POLL_MS, HeadFollower } from "../chain/heads.ts";
 import { ViemSwapChain } from "../chain/swap-chain.ts";
 import type { Clock } from "../clock.ts";
@@ -95,6 +100,8 @@ export interface DeploymentContext {
   orderEvents: OrderEvents;
   /** This process's solver metrics, told what its round statements stored. */
   solverActivity?: SolverActivity;
+  /** Told of every JSON-RPC call that failed (the RPC error counter). */
+  onRpcError?: (method: string, kind: RpcErrorKind) => void;
 }
 
 export interface DeploymentParts {
@@ -161,6 +168,7 @@ export function buildDeploymentParts(
     timeoutMs: options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
     retryCount: 1,
     outage: new OutageLog(logger, "chain", { chainId: deployment.chainId, chain: deployment.chainName }),
+    ...(context.onRpcError ? { onRequestError: context.onRpcError } : {}),
   });
   // Every worker that waits for blocks wakes on a new head (pushed over RPC_WS_URL, else polled every BLOCK_POLL_MS).
   const heads =

@@ -8,6 +8,10 @@
 // one (INTERNAL_HOST/INTERNAL_PORT: the internal discount API and /metrics), guarded per INTERNAL_API_AUTH and
 // answering no CORS and no Host that does not name it (http/host-guard.ts).
 //
+// Registered here too: GET /ready's checks (serving, database, migrations, and for a deployment the chain head and the
+// indexer as a chain follower; src/readiness) and the operations gauges on /metrics (http/operations-metrics.ts). A
+// part built later adds its own check to `parts.readiness`, or itself to `parts.followers` when it follows the chain.
+//
 // What starts and stops is one list, `steps` below, started first to last and stopped last to first; its order and
 // the reason for each place are in docs/architecture.md "Start and stop" (test/devnet/devnet.test.ts keeps the
 // two equal). The listeners start last and stop first: every request runs with every other part up and drains
@@ -28,14 +32,16 @@ import { PeriodicJob } from "../db/periodic-job.ts";
 import { DemoPage } from "../demo-page/assets.ts";
 import { DevRpcRelay } from "../devnet/rpc-relay.ts";
 import { internalAllowedHosts } from "../http/host-guard.ts";
-import { Lifecycle } from "../http/lifecycle.ts";
-import { createHttpMetrics, registerCooldownGauge } from "../http/metrics.ts";
+import { Lifecycle, servingCheck } from "../http/lifecycle.ts";
+import { createHttpMetrics, type HttpMetrics, registerCooldownGauge } from "../http/metrics.ts";
 import { documentExamples } from "../http/openapi-examples.ts";
+import { registerOperationsGauges } from "../http/operations-metrics.ts";
 import { RequestLimits } from "../http/request-limits.ts";
 import type { DeploymentServices } from "../http/routes.ts";
 import { sluiceRoutes } from "../http/routes.ts";
 import { API_PREFIX, type App, buildServer } from "../http/server.ts";
 import { StreamConnections } from "../http/stream-connections.ts";
+import { readIndexerProgress } from "../indexer/progress.ts";
 import { QuoteAdmission } from "../limits/quote-admission.ts";
 import { MemoryWindowCounter, PostgresWindowCounter } from "../limits/window-counters.ts";
 import type { Logger } from "../logger.ts";
@@ -45,11 +51,17 @@ import { OpenOrdersCache } from "../orders/open-orders-cache.ts";
 import { OrderEvents } from "../orders/order-events.ts";
 import { OrderFeed } from "../orders/order-feed.ts";
 import { OrderStreams } from "../orders/order-stream.ts";
+import { readOverdueOrders } from "../orders/overdue.ts";
 import { failureLevel } from "../outages.ts";
 import { PointsRepository } from "../points/repository.ts";
 import { PointsService } from "../points/service.ts";
+import { chainHeadCheck } from "../readiness/chain-head.ts";
+import { ReadinessChecks } from "../readiness/checks.ts";
+import { databaseCheck, migrationsCheck } from "../readiness/database.ts";
+import { ChainFollowers } from "../readiness/followers.ts";
 import { RegistryResponses } from "../registry/responses.ts";
 import { SolverLogoStore } from "../solvers/logos.ts";
+import { TrailService } from "../trail/trail.ts";
 import { openServerDatabase, prepareDatabase } from "./database.ts";
 import { buildDeploymentParts, type DeploymentOptions, type DeploymentParts } from "./deployment.ts";
 import { listeningPort, reachableHost } from "./listen-address.ts";
@@ -110,6 +122,18 @@ export interface SluiceParts {
   requestLimits: RequestLimits;
   /** /quote's load shedding on this replica. */
   quoteAdmission: QuoteAdmission;
+  /**
+   * GET /ready's checks: serving, database, migrations, and for a deployment the chain head and the indexer. A part
+   * added later registers its own here (or, following the chain, in `followers`).
+   */
+  readiness: ReadinessChecks;
+  /** The chain followers (the indexer; a points engine adds itself): each a readiness check and lag gauges. */
+  followers: ChainFollowers;
+  /**
+   * This process's Prometheus registry and counters (/metrics on the internal listener): the rate limiter counts its
+   * rejections in `rateLimitRejections`; a part with series of its own registers them on `registry`.
+   */
+  metrics: HttpMetrics;
 }
 
 export interface Sluice {
@@ -175,6 +199,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
           solverLogos,
           orderEvents,
           solverActivity: metrics.solvers,
+          onRpcError: (method, kind) => metrics.rpcErrors.inc({ method, kind }),
         },
       )
     : undefined;
@@ -190,6 +215,11 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
           logger.child({ worker: "rate-limits" }),
         )
       : undefined;
+  const readiness = new ReadinessChecks({ timeoutMs: env.READY_CHECK_TIMEOUT_MS });
+  readiness.register(servingCheck(lifecycle));
+  readiness.register(databaseCheck(database));
+  readiness.register(migrationsCheck(database));
+  const followers = new ChainFollowers(readiness);
   const parts: SluiceParts = {
     database,
     clock,
@@ -217,8 +247,49 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       maxInFlight: env.QUOTE_MAX_IN_FLIGHT,
       maxEventLoopDelayMs: env.SHED_EVENT_LOOP_DELAY_MS,
     }),
+    readiness,
+    followers,
+    metrics,
   };
 
+  if (deployment) {
+    const { blocks } = deployment;
+    readiness.register(
+      chainHeadCheck(blocks, {
+        maxHeadAgeMs: env.READY_HEAD_MAX_AGE_MS,
+        // A local chain (the devnet, tests) mines on its own schedule, or only when asked.
+        maxBlockAgeSeconds: deployment.deployment.local ? 0 : env.READY_MAX_BLOCK_AGE_SECONDS,
+        clock,
+      }),
+    );
+    followers.add({
+      name: "indexer",
+      maxLagBlocks: env.READY_MAX_INDEXER_LAG_BLOCKS,
+      read: () =>
+        readIndexerProgress({
+          database,
+          head: blocks,
+          confirmationDepth: deployment.deployment.confirmationDepth,
+          startBlock: BigInt(deployment.deployment.startBlock),
+        }),
+    });
+  }
+  registerOperationsGauges(metrics, {
+    clock,
+    timeoutMs: env.READY_CHECK_TIMEOUT_MS,
+    followers: () => followers.all(),
+    database,
+    streams: parts.streamConnections,
+    ...(deployment
+      ? {
+          deployment: {
+            head: deployment.blocks,
+            orderFeedLagSeconds: () => parts.orderFeed.lagSeconds(),
+            overdueOrders: (nowSeconds: number) => readOverdueOrders(database, nowSeconds),
+          },
+        }
+      : {}),
+  });
   const deploymentServices: DeploymentServices | undefined = deployment && {
     market: deployment.market,
     quotes: deployment.quotes.service,
@@ -257,6 +328,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     },
     publicUrl: env.PUBLIC_URL,
     internalAuth: env.INTERNAL_API_AUTH,
+    trails: new TrailService(database),
   };
 
   if (deployment) {
@@ -273,6 +345,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
   const routes = sluiceRoutes(
     {
       lifecycle,
+      readiness,
       clock,
       metrics,
       metricsUrl: () => metricsUrl,

@@ -54,6 +54,21 @@ export class BlockTracker implements BlockSource {
     this.#unfollow = undefined;
   }
 
+  /** The head last received (from the RPC or observed), without asking for one; undefined before the first. */
+  get current(): BlockHead | undefined {
+    return this.#head;
+  }
+
+  /** When `current` was received (ms since the epoch); 0 before the first. */
+  get receivedAt(): number {
+    return this.#fetchedAt;
+  }
+
+  /** Asks the RPC for the head now (sharing a request already out). */
+  fetch(): Promise<BlockHead> {
+    return this.#refresh();
+  }
+
   /**
    * The latest known head; fetched on demand when none is known, or when the followed heads do not vouch for it and
    * it is older than two polls.

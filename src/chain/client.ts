@@ -5,6 +5,7 @@
 import {
   type Account,
   type Address,
+  BaseError,
   type Chain,
   createPublicClient,
   createTransport,
@@ -47,7 +48,12 @@ export interface TransportOptions {
   failoverBenchMs?: number;
   /** Extra viem http transport options (e.g. `onFetchRequest` in tests). */
   http?: Omit<HttpTransportConfig, "batch" | "timeout" | "retryCount">;
+  /** Told of every JSON-RPC call that failed (the RPC error counter), before the error goes on. */
+  onRequestError?: (method: string, kind: RpcErrorKind) => void;
 }
+
+/** How a JSON-RPC call failed: no answer in time, the transport (HTTP status, connection), or an error answer. */
+export type RpcErrorKind = "timeout" | "http" | "rpc" | "other";
 
 export type ChainClientOptions = ChainOptions &
   TransportOptions & {
@@ -100,12 +106,15 @@ export function createRpcTransport(
     ...(options.retryCount !== undefined ? { retryCount: options.retryCount } : {}),
   };
   const urls = urlList(rpcUrls);
-  if (urls.length === 1) return http(urls[0], config);
-  return failover(
-    urls.map((url) => http(url, { ...config, retryCount: 0 })),
-    options.retryCount,
-    options.failoverBenchMs ?? FAILOVER_BENCH_MS,
-  );
+  const transport =
+    urls.length === 1
+      ? http(urls[0], config)
+      : failover(
+          urls.map((url) => http(url, { ...config, retryCount: 0 })),
+          options.retryCount,
+          options.failoverBenchMs ?? FAILOVER_BENCH_MS,
+        );
+  return options.onRequestError ? reportingErrors(transport, options.onRequestError) : transport;
 }
 
 /**
@@ -183,6 +192,33 @@ function chainClientTransport(options: ChainClientOptions, chain: Chain): Transp
     { chainId: chain.id, name: chain.name },
     options.outage,
   );
+}
+
+/** `transport`, telling `onError` the method of each call that fails (after viem's retries and fallbacks). */
+function reportingErrors(
+  transport: Transport,
+  onError: (method: string, kind: RpcErrorKind) => void,
+): Transport {
+  return (parameters) => {
+    const inner = transport(parameters);
+    const request: typeof inner.request = async (args, options) => {
+      try {
+        return await inner.request(args, options);
+      } catch (error) {
+        onError(args.method, rpcErrorKind(error));
+        throw error;
+      }
+    };
+    return { ...inner, request };
+  };
+}
+
+function rpcErrorKind(error: unknown): RpcErrorKind {
+  const name = error instanceof Error ? error.name : "";
+  if (name === "TimeoutError") return "timeout";
+  if (name === "HttpRequestError") return "http";
+  if (name === "RpcRequestError" || error instanceof BaseError) return "rpc";
+  return "other";
 }
 
 export function createChainPublicClient(options: ChainClientOptions): ChainPublicClient {

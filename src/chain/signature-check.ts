@@ -34,8 +34,11 @@ const erc1271Abi = [
 export type SignatureFault = EcdsaSignatureFault | "not_the_signer" | "refused_by_contract";
 
 export type SignatureCheck =
-  /** `signature`: the bytes to store and send on-chain (an EOA's in its canonical 65-byte form). */
-  { valid: true; signature: Hex } | { valid: false; fault: SignatureFault };
+  /**
+   * `signature`: the bytes to store and send on-chain (an EOA's in its canonical 65-byte form); `by`: how it was
+   * judged (ECDSA for a signer without code, ERC-1271 for one with code).
+   */
+  { valid: true; signature: Hex; by: "ecdsa" | "erc1271" } | { valid: false; fault: SignatureFault };
 
 export async function checkSignature(
   client: Pick<ChainPublicClient, "getCode" | "call">,
@@ -50,14 +53,14 @@ export async function checkSignature(
   if (code && code !== "0x") {
     const bytes = signature.toLowerCase() as Hex;
     return (await isValidErc1271Signature(client, signer, digest, bytes))
-      ? { valid: true, signature: bytes }
+      ? { valid: true, signature: bytes, by: "erc1271" }
       : { valid: false, fault: "refused_by_contract" };
   }
   const canonical = canonicalEcdsaSignature(signature);
   if ("fault" in canonical) return { valid: false, fault: canonical.fault };
   try {
     if (isAddressEqual(await recoverAddress({ hash: digest, signature: canonical.signature }), signer)) {
-      return { valid: true, signature: canonical.signature };
+      return { valid: true, signature: canonical.signature, by: "ecdsa" };
     }
   } catch {
     // r or s out of range, or no point for r: ecrecover fails on-chain too.

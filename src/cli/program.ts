@@ -10,6 +10,7 @@ import { registerPrepareCommand } from "./prepare.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerSolverCommand } from "./solver.ts";
 import { registerSolversCommands } from "./solvers.ts";
+import { registerTrailCommand } from "./trail.ts";
 
 export function buildProgram(): Command {
   const program = new Command()
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerSolverCommand(program);
   registerSolversCommands(program);
   registerKeysCommands(program);
+  registerTrailCommand(program);
   registerPrepareCommand(program);
   return program;
 }

@@ -104,6 +104,15 @@ const EnvSchema = z.object({
   QUOTE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(200),
   /** Event-loop delay (ms) beyond which /quote rounds are shed (503 OVERLOADED); 0: never. */
   SHED_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(200),
+  // Readiness (GET /ready, src/readiness): each check is bounded by the timeout, so a hung dependency fails it.
+  /** The longest one readiness check may take before it counts as failed. */
+  READY_CHECK_TIMEOUT_MS: milliseconds(1).default(800),
+  /** The chain head must have come from the RPC this recently; older, the check asks the RPC itself. */
+  READY_HEAD_MAX_AGE_MS: milliseconds(1).default(1000),
+  /** The head's block must be at most this old (its timestamp); 0 checks nothing. Not checked on local chains. */
+  READY_MAX_BLOCK_AGE_SECONDS: z.coerce.number().int().min(0).default(120),
+  /** How many blocks the indexer (on any replica) may be behind the confirmed head before the venue is not ready. */
+  READY_MAX_INDEXER_LAG_BLOCKS: z.coerce.number().int().min(0).default(10),
   // PostgreSQL only (src/db/postgres.ts).
   /** Opening a connection, authentication included; also the longest wait for a free pooled connection. */
   DB_CONNECT_TIMEOUT_MS: milliseconds(1).default(5000),

@@ -74,7 +74,17 @@ export interface Database {
    * listening, so the caller reads what it may have missed. Resolves once the first attempt has been made.
    */
   listen(channel: string, handlers: NotificationHandlers): Promise<Listening>;
+  /** The request pool's connections now (PostgreSQL; PGlite has no pool): the pool gauges read it at each scrape. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections open (idle or in use). */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection: above 0 for long, the pool is too small or the database too slow. */
+  waiting: number;
 }
 
 export type RawQuery = <Row extends Record<string, unknown>>(

@@ -36,17 +36,28 @@ export async function migrate(database: Database): Promise<void> {
 
 /** Every migration of this build is recorded as applied (drizzle records each by its journal entry's time). */
 async function expectEveryMigrationApplied(database: Database): Promise<void> {
-  const applied = new Set(
-    (
-      await database.query<{ created_at: string }>(
-        "select created_at::text from drizzle.__drizzle_migrations",
-      )
-    ).map((row) => Number(row.created_at)),
+  const { pending } = await pendingMigrations(database);
+  if (pending.length > 0) throw new MigrationsSkippedError(pending);
+}
+
+/** This build's migrations the database has not recorded as applied, and how many it has (the readiness check). */
+export async function pendingMigrations(database: Database): Promise<{ pending: string[]; applied: number }> {
+  const rows = await database.query<{ created_at: string }>(
+    "select created_at::text from drizzle.__drizzle_migrations",
   );
-  const skipped = readJournal()
+  const applied = new Set(rows.map((row) => Number(row.created_at)));
+  const pending = journal()
     .filter((entry) => !applied.has(entry.when))
     .map((entry) => entry.tag);
-  if (skipped.length > 0) throw new MigrationsSkippedError(skipped);
+  return { pending, applied: rows.length };
+}
+
+let journalEntries: Array<{ tag: string; when: number }> | undefined;
+
+/** The build's journal, read once: it does not change while the process runs. */
+function journal(): Array<{ tag: string; when: number }> {
+  journalEntries ??= readJournal();
+  return journalEntries;
 }
 
 function readJournal(): Array<{ tag: string; when: number }> {

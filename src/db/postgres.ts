@@ -149,6 +149,7 @@ export function openPostgres(options: PostgresOptions): Database {
       }
     },
     listen: (channel, handlers) => listenWithReconnect(shared, channel, handlers),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await maintenance?.close();
       await pool.end();

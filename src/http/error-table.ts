@@ -59,6 +59,7 @@ import {
   UnsupportedChainError,
   UnsupportedTokenError,
 } from "../swap/errors.ts";
+import { TrailNotFoundError } from "../trail/errors.ts";
 import { MetricsElsewhereError } from "./system-errors.ts";
 
 /** The partner API's codes, fixed by the partner spec. */
@@ -202,6 +203,8 @@ export const ERROR_TABLE = [
   swap(SolverNotFoundError, 404, "SOLVER_NOT_FOUND"),
   // GET /solver-logos/{filename}.
   swap(UnknownSolverLogoError, 404, "NOT_FOUND"),
+  // GET /trail (internal listener).
+  swap(TrailNotFoundError, 404, "TRAIL_NOT_FOUND"),
   // GET /metrics on the public port.
   swap(MetricsElsewhereError, 404, "NOT_FOUND"),
   // The admin routes of the internal listener (the devnet's solver registry).

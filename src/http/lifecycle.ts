@@ -1,4 +1,5 @@
-// Shutdown state shared by the health probe and the signal handler.
+// Shutdown state shared by the health and readiness probes and the signal handler.
+import type { ReadinessCheck } from "../readiness/checks.ts";
 
 export class Lifecycle {
   #draining = false;
@@ -18,4 +19,16 @@ export class Lifecycle {
   onDrain(listener: () => void): void {
     this.#listeners.push(listener);
   }
+}
+
+/** The readiness check that fails once shutdown starts: a draining replica takes no new traffic. */
+export function servingCheck(lifecycle: Lifecycle): ReadinessCheck {
+  return {
+    name: "serving",
+    async run() {
+      return lifecycle.draining
+        ? { ok: false, message: "draining: shutdown has started" }
+        : { ok: true, message: "serving" };
+    },
+  };
 }

@@ -11,6 +11,13 @@ export interface HttpMetrics {
   duration: Histogram<"method" | "route" | "status">;
   /** The solver counters, fed by the swap flow and the order writers of this process. */
   solvers: SolverActivity;
+  /**
+   * `sluice_rate_limit_rejections_total{class,integrator}`: requests refused by a rate limit, by limit class (`quote`,
+   * `read`, `stream`…) and integrator (the API key's name, `anonymous` without one). The limiter increments it.
+   */
+  rateLimitRejections: Counter<"class" | "integrator">;
+  /** `sluice_rpc_errors_total{method,kind}`: JSON-RPC calls that failed, by method and kind (timeout, http, rpc). */
+  rpcErrors: Counter<"method" | "kind">;
 }
 
 export function createHttpMetrics(options: { collectProcessMetrics: boolean }): HttpMetrics {
@@ -29,7 +36,19 @@ export function createHttpMetrics(options: { collectProcessMetrics: boolean }): 
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  return { registry, requests, duration, solvers: solverMetrics(registry) };
+  const rateLimitRejections = new Counter({
+    name: "sluice_rate_limit_rejections_total",
+    help: "Requests refused by a rate limit (429), by limit class and integrator (anonymous without an API key)",
+    labelNames: ["class", "integrator"] as const,
+    registers: [registry],
+  });
+  const rpcErrors = new Counter({
+    name: "sluice_rpc_errors_total",
+    help: "JSON-RPC calls to the chain that failed, by method and kind: timeout, http (transport), rpc (an error answer)",
+    labelNames: ["method", "kind"] as const,
+    registers: [registry],
+  });
+  return { registry, requests, duration, solvers: solverMetrics(registry), rateLimitRejections, rpcErrors };
 }
 
 function solverMetrics(registry: Registry): SolverActivity {

@@ -83,6 +83,59 @@ export function documentExamples(facts: ExampleFacts): DocumentExamples {
     },
   });
 
+  const passing = (name: string, message: string, durationMs: number) => ({
+    name,
+    status: "pass",
+    message,
+    durationMs,
+  });
+  at("GET", "/ready", {
+    responses: {
+      200: {
+        summary: "Ready",
+        value: {
+          status: "ready",
+          timestamp: EXAMPLE_TIMESTAMP,
+          failing: [],
+          checks: [
+            passing("serving", "serving", 0),
+            passing("database", "postgres answers", 2),
+            passing("migrations", "all 13 applied", 2),
+            {
+              ...passing("chain-head", "block 21000000", 0),
+              details: { block: "21000000", blockAgeSeconds: 4, receivedMsAgo: 310 },
+            },
+            {
+              ...passing("indexer", "at block 20999988, caught up with block 20999988", 3),
+              details: { position: "20999988", target: "20999988", lagBlocks: 0, maxLagBlocks: 10 },
+            },
+          ],
+        },
+      },
+      503: {
+        summary: "Not ready: the indexer is behind",
+        value: {
+          status: "not-ready",
+          timestamp: EXAMPLE_TIMESTAMP,
+          failing: ["indexer"],
+          checks: [
+            passing("serving", "serving", 0),
+            passing("database", "postgres answers", 2),
+            passing("migrations", "all 13 applied", 2),
+            passing("chain-head", "block 21000000", 0),
+            {
+              name: "indexer",
+              status: "fail",
+              message: "at block 20999950, 38 blocks behind block 20999988 (at most 10)",
+              durationMs: 3,
+              details: { position: "20999950", target: "20999988", lagBlocks: 38, maxLagBlocks: 10 },
+            },
+          ],
+        },
+      },
+    },
+  });
+
   const deployment = facts.deployment;
   const tokenIn = deployment?.inputTokens[0];
   if (!deployment || !tokenIn) return examples;

@@ -127,6 +127,7 @@ export const CODE_MEANINGS: Record<SwapErrorCode | PartnerErrorCode, string> = {
     "seconds (`details.chainId`, `details.chain`)",
   QUOTE_MISMATCH: "The submitted quote differs from the quote issued",
   ORDER_NOT_FOUND: "Unknown order id",
+  TRAIL_NOT_FOUND: "No order has this id, or no /quote round or /order call this request id",
   ORDER_NOT_OPEN:
     "The order is not open (nor insufficient-funds), or its deadline has passed by chain time: nothing to cancel",
   INVALID_SIGNATURE: "The signature does not recover to the expected signer",

@@ -16,11 +16,13 @@ import type { CancelService } from "../orders/cancel-service.ts";
 import type { OpenOrdersCache } from "../orders/open-orders-cache.ts";
 import type { OrderService } from "../orders/order-service.ts";
 import type { PointsService } from "../points/service.ts";
+import type { ReadinessChecks } from "../readiness/checks.ts";
 import type { RegistryResponses } from "../registry/responses.ts";
 import type { ScorecardService } from "../scorecards/service.ts";
 import type { SolverLogoStore } from "../solvers/logos.ts";
 import type { SolverRegistry } from "../solvers/registry.ts";
 import type { QuoteService } from "../swap/quote-service.ts";
+import type { TrailService } from "../trail/trail.ts";
 import * as adminData from "./handlers/admin-data.ts";
 import * as adminKeys from "./handlers/admin-keys.ts";
 import * as adminSolvers from "./handlers/admin-solvers.ts";
@@ -39,6 +41,7 @@ import * as logos from "./handlers/solver-logos.ts";
 import * as solvers from "./handlers/solvers.ts";
 import * as swap from "./handlers/swap.ts";
 import * as system from "./handlers/system.ts";
+import * as trail from "./handlers/trail.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { HttpMetrics } from "./metrics.ts";
 import { API_PREFIX, type RouteEntry, route } from "./route.ts";
@@ -46,6 +49,8 @@ import { API_PREFIX, type RouteEntry, route } from "./route.ts";
 /** What the routes of every Sluice call: the system endpoints and the partner API. */
 export interface PartnerServices {
   lifecycle: Lifecycle;
+  /** GET /ready: the checks the composition root registered (src/readiness). */
+  readiness: ReadinessChecks;
   /** The injected clock (the health probe's `timestamp`). */
   clock: Clock;
   metrics: HttpMetrics;
@@ -92,6 +97,8 @@ export interface DeploymentServices {
   publicUrl: string | undefined;
   /** `INTERNAL_API_AUTH`: the internal discount API asks solver credentials, or none (`network`). */
   internalAuth: "solver-secret" | "network";
+  /** GET /trail (internal listener): one swap's recorded steps. */
+  trails: TrailService;
 }
 
 /** The interactive docs page (Swagger UI over the document). */
@@ -108,6 +115,9 @@ export function sluiceRoutes(partner: PartnerServices, deployment?: DeploymentSe
     route({ method: "GET", url: "/health", listener: "public", schema: system.healthSchema, handler: system.health(partner.lifecycle, partner.clock) }),
     // A Sluice addition, not in the real internal document: the internal listener's own probe, without credentials.
     route({ method: "GET", url: "/health", listener: "internal", schema: system.healthSchema, handler: system.health(partner.lifecycle, partner.clock) }),
+    // Readiness (src/readiness): the same checks on both listeners, for a load balancer and for Kubernetes beside it.
+    route({ method: "GET", url: "/ready", listener: "public", schema: system.readySchema, handler: system.ready(partner.readiness, partner.clock) }),
+    route({ method: "GET", url: "/ready", listener: "internal", schema: system.readySchema, handler: system.ready(partner.readiness, partner.clock) }),
 
     route({ method: "GET", url: "/entities/networks", listener: "public", limit: "read", schema: registry.networksSchema, handler: registry.networks(partner.registry) }),
     route({ method: "GET", url: "/entities/vaults", listener: "public", limit: "read", schema: registry.vaultsSchema, handler: registry.vaults(partner.registry) }),
@@ -159,6 +169,9 @@ function deploymentRoutes(services: DeploymentServices): RouteEntry[] {
     route({ method: "POST", url: "/discount", listener: "public", limit: "read", schema: discounts.discountSchema, handler: discounts.discount(services.discounts) }),
     route({ method: "GET", url: "/discounts", listener: "internal", ...(internalSolverOnly ? { onRequest: internalSolverOnly } : {}), schema: discounts.liveDiscountsSchema, handler: discounts.liveDiscounts(services.solverDiscounts) }),
     route({ method: "POST", url: "/discounts", listener: "internal", ...(internalSolverOnly ? { onRequest: internalSolverOnly } : {}), schema: discounts.resolveDiscountSchema, handler: discounts.resolveDiscount(services.solverDiscounts) }),
+
+    // Support's view of one swap; the internal listener's network guards it, as it guards /metrics.
+    route({ method: "GET", url: "/trail", listener: "internal", schema: trail.trailSchema, handler: trail.trail(services.trails) }),
 
     route({ method: "GET", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetBundleSchema, handler: dev.faucetBundle(services.dev) }),
     route({ method: "POST", url: "/dev/faucet", listener: "public", onRequest: devOnly, schema: dev.faucetSchema, handler: dev.faucet(services.dev) }),

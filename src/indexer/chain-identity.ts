@@ -28,6 +28,8 @@ const CHAIN_BOUND_TABLES = [
   // operator's record of the solver, not of the chain).
   "solver_order_outcomes",
   "solver_answers",
+  // The checks POST /order ran on those quotes (an order's trail).
+  "order_checks",
   "solver_answer_stats_pending",
   "solver_answer_stats",
   "solver_order_stats",

@@ -53,6 +53,21 @@ export class OrderFeed {
     return this.#all.size;
   }
 
+  /**
+   * How long the oldest change in the log that this feed has not fanned out yet has waited, in seconds: 0 when it
+   * is caught up (or not running). A feed whose reads fail, or whose wakes stop, grows it; the lag gauge reads it.
+   */
+  async lagSeconds(): Promise<number> {
+    if (this.#stopped || this.#position === undefined) return 0;
+    const [row] = await this.database.query<{ lag: number | string | null }>(
+      "select extract(epoch from (clock_timestamp() - recorded_at))::float8 as lag from order_events " +
+        "where id > $1 order by id limit 1",
+      [this.#position.toString()],
+      { name: "sluice_order_feed_lag" },
+    );
+    return row?.lag == null ? 0 : Math.max(0, Number(row.lag));
+  }
+
   async start(): Promise<void> {
     if (!this.#stopped) return;
     this.#stopped = false;

@@ -153,7 +153,21 @@ export class OrderService {
     const differences = quoteDifferences(input.quote, stored.quote, swapper);
     if (differences.length > 0) throw new QuoteMismatchError(differences);
     const check = await context.chain.checkSwapperSignature(swapper, signed, signature);
-    if (!check.valid) throw new InvalidSwapperSignatureError(swapper, check.fault);
+    const signatureCheck = {
+      requestId,
+      quoteId: stored.quote.quoteId,
+      check: "signature" as const,
+      passed: check.valid,
+      detail: check.valid ? check.by : check.fault,
+      createdAt: context.clock.now(),
+    };
+    if (!check.valid) {
+      // Kept for the trail; failing to keep it must not change the answer.
+      await this.orders.recordChecks([signatureCheck]).catch((error: unknown) => {
+        context.logger.warn({ err: error, requestId }, "could not record a refused signature for the trail");
+      });
+      throw new InvalidSwapperSignatureError(swapper, check.fault);
+    }
 
     const winner = await this.#hardRound(stored, requestId, client);
     const signedOutputs = storedOutputs(stored);
@@ -181,6 +195,14 @@ export class OrderService {
     };
     const ref = reactorRef(context.deployment);
     const protocolSignature = await signOrder(context.protocolSigner, ref, order);
+    const coSignature = {
+      requestId,
+      quoteId: stored.quote.quoteId,
+      check: "co-signature" as const,
+      passed: true,
+      detail: context.protocolSigner.address,
+      createdAt: context.clock.now(),
+    };
 
     // Last checks before the insert, outside its transaction so no RPC call holds a database connection.
     this.#assertNotExpired(stored);
@@ -188,32 +210,35 @@ export class OrderService {
       throw new QuoteUnavailableError({ reason: "nonce_used" });
     }
     const now = context.clock.now();
-    const { order: row, created } = await this.orders.createOnce({
-      orderId: randomUUID(),
-      quoteId: stored.quote.quoteId,
-      requestId,
-      quoteRequestId: stored.quote.requestId,
-      tokenOut: stored.quote.tokenOut,
-      quotedAmountOut: stored.quote.amountOut,
-      committedAmountOut: totalOf(order.outputs, stored.quote.tokenOut).toString(),
-      orderHash: hashOrder(order),
-      status: "open",
-      swapper,
-      filler: winner.filler,
-      solverId: winner.solverId,
-      integrator: integrator ?? null,
-      tokenIn: signed.tokenIn,
-      amountIn: signed.amountIn.toString(),
-      nonce: signed.nonce.toString(),
-      deadline: Number(signed.deadline),
-      signedOutputs: stored.quote.outputs,
-      outputs: committed.map((o) => ({ ...o, amount: o.amount.toString() })),
-      swapperSignature: check.signature,
-      protocolSignature,
-      encodedOrder: encodeOrder(order),
-      createdAt: now,
-      updatedAt: now,
-    });
+    const { order: row, created } = await this.orders.createOnce(
+      {
+        orderId: randomUUID(),
+        quoteId: stored.quote.quoteId,
+        requestId,
+        quoteRequestId: stored.quote.requestId,
+        tokenOut: stored.quote.tokenOut,
+        quotedAmountOut: stored.quote.amountOut,
+        committedAmountOut: totalOf(order.outputs, stored.quote.tokenOut).toString(),
+        orderHash: hashOrder(order),
+        status: "open",
+        swapper,
+        filler: winner.filler,
+        solverId: winner.solverId,
+        integrator: integrator ?? null,
+        tokenIn: signed.tokenIn,
+        amountIn: signed.amountIn.toString(),
+        nonce: signed.nonce.toString(),
+        deadline: Number(signed.deadline),
+        signedOutputs: stored.quote.outputs,
+        outputs: committed.map((o) => ({ ...o, amount: o.amount.toString() })),
+        swapperSignature: check.signature,
+        protocolSignature,
+        encodedOrder: encodeOrder(order),
+        createdAt: now,
+        updatedAt: now,
+      },
+      [signatureCheck, coSignature],
+    );
     if (!created) await this.orders.recordAttempt(row.orderId, requestId, context.clock.now());
     return { orderId: row.orderId, orderStatus: row.status };
   }

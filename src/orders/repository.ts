@@ -4,10 +4,12 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import type { OrderEvents } from "./order-events.ts";
-import { orderAttempts, orderStatusHistory, orders } from "./tables.ts";
+import { orderAttempts, orderChecks, orderStatusHistory, orders } from "./tables.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 export type NewOrder = typeof orders.$inferInsert;
+/** A check POST /order ran (the swapper's signature, the co-signature), for the order's trail. */
+export type OrderCheck = Omit<typeof orderChecks.$inferInsert, "id">;
 
 export class OrderRepository {
   constructor(
@@ -58,6 +60,11 @@ export class OrderRepository {
     return rows[0];
   }
 
+  /** Records checks a post ran without reaching an order (a refused signature): the trail shows them. */
+  async recordChecks(checks: readonly OrderCheck[]): Promise<void> {
+    if (checks.length > 0) await this.database.db.insert(orderChecks).values([...checks]);
+  }
+
   async recordAttempt(orderId: string, requestId: string, at: Date): Promise<void> {
     await this.database.db.insert(orderAttempts).values({ orderId, requestId, createdAt: at });
   }
@@ -67,8 +74,13 @@ export class OrderRepository {
    * constraint decides between concurrent posts. The transaction holds the inserts only (callers check the chain
    * before). Returns the order that holds the quote id: the new one, or the concurrent winner.
    */
-  async createOnce(order: NewOrder): Promise<{ order: OrderRow; created: boolean }> {
+  async createOnce(
+    order: NewOrder,
+    /** The checks this post ran on the way, stored in the same transaction whichever post wins. */
+    checks: readonly OrderCheck[] = [],
+  ): Promise<{ order: OrderRow; created: boolean }> {
     const inserted = await this.database.db.transaction(async (tx) => {
+      if (checks.length > 0) await tx.insert(orderChecks).values([...checks]);
       // No conflict target: every unique index is an arbiter. Concurrent posts of one quote build the same Order,
       // so the loser's row collides on the order hash too, and PostgreSQL raises a unique violation for a conflict
       // on any index the statement does not name (when the winner commits between the loser's arbiter check and its
@@ -84,6 +96,7 @@ export class OrderRepository {
           fromStatus: null,
           toStatus: "open",
           reason: "created",
+          requestId: order.requestId,
           createdAt: order.createdAt,
         })
         .returning({ id: orderStatusHistory.id });

@@ -130,7 +130,11 @@ export const orderAttempts = pgTable(
     requestId: uuid("request_id").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
-  (table) => [index("order_attempts_order_idx").on(table.orderId)],
+  (table) => [
+    index("order_attempts_order_idx").on(table.orderId),
+    // An order's trail by the request id of a re-post.
+    index("order_attempts_request_idx").on(table.requestId),
+  ],
 );
 
 /** Each status change, written once, with why and at which block. */
@@ -146,9 +150,36 @@ export const orderStatusHistory = pgTable(
     reason: text("reason").notNull(),
     blockNumber: bigint("block_number", { mode: "bigint" }),
     txHash: text("tx_hash"),
+    /** The request that wrote the change (POST /order's creation); null for the indexer's (block and tx say). */
+    requestId: uuid("request_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (table) => [index("order_status_history_order_idx").on(table.orderId, table.id)],
+);
+
+export const ORDER_CHECKS = ["signature", "co-signature"] as const;
+
+/**
+ * The checks a POST /order ran on its quote, passed or failed, with the call's request id: the swapper's signature
+ * (how it was judged, or its fault) and the protocol's co-signature. An order's trail shows them; a failed check
+ * has no order, so they are kept by quote id.
+ */
+export const orderChecks = pgTable(
+  "order_checks",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    requestId: uuid("request_id").notNull(),
+    quoteId: uuid("quote_id").notNull(),
+    check: text("check", { enum: ORDER_CHECKS }).notNull(),
+    passed: boolean("passed").notNull(),
+    /** How it passed (`ecdsa`, `erc1271`, the co-signer's address) or why it failed (the signature's fault). */
+    detail: text("detail").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull(),
+  },
+  (table) => [
+    index("order_checks_quote_idx").on(table.quoteId),
+    index("order_checks_request_idx").on(table.requestId),
+  ],
 );
 
 /**

@@ -18,7 +18,7 @@ import { FIXTURE_TREE, fixtureOverlay } from "../registry/support.ts";
 import { addressFromSeed, useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase } from "../support/db.ts";
-import { quoteRequestBody, signedQuote } from "../support/orders.ts";
+import { indexUntilCaughtUp, quoteRequestBody, signedQuote } from "../support/orders.ts";
 import { importRegistry } from "../support/registry.ts";
 import { signRequest } from "../support/requests.ts";
 import { installResponseSchemaCheck, type ResponseSchemaCheck } from "../support/response-schemas.ts";
@@ -170,6 +170,8 @@ describe("every route's real answers match the schemas it declares", () => {
     await expectAnswer(app, 302, "GET", "/api/v1");
 
     await expectAnswer(app, 200, "GET", "/api/v1/health");
+    // Its deployment's RPC is nowhere: not ready (chain-head).
+    await expectAnswer(app, 503, "GET", "/api/v1/ready");
     lifecycle.startDraining();
     await expectAnswer(app, 503, "GET", "/api/v1/health");
   });
@@ -178,6 +180,11 @@ describe("every route's real answers match the schemas it declares", () => {
     const app = swap.app;
     const swapper = chain.accounts.swapper.address;
     const rwa = chain.core.tokens.rwa;
+
+    // Ready once the indexer has caught up with the chain, on both listeners.
+    await indexUntilCaughtUp(swap.runtime.indexer);
+    await expectAnswer(app, 200, "GET", "/api/v1/ready");
+    await expectAnswer(swap.internal, 200, "GET", "/api-internal/v1/ready");
 
     const logo = new SolverLogoStore().byName("sluice-alpha")!.fileName;
     const image = await expectAnswer(app, 200, "GET", `/api/v1/solver-logos/${logo}`);
@@ -237,6 +244,10 @@ describe("every route's real answers match the schemas it declares", () => {
     // GET /orders: one body, a page with a cursor, the solver's kept open orders, and a list streamed whole.
     const orderId = placed.json().orderId as string;
     await expectAnswer(app, 200, "GET", `/api/v1/orders?orderId=${orderId}`);
+    // Its trail, on the internal listener.
+    await expectAnswer(swap.internal, 200, "GET", `/api-internal/v1/trail?orderId=${orderId}`);
+    await expectAnswer(swap.internal, 404, "GET", `/api-internal/v1/trail?requestId=${randomUUID()}`);
+    await expectAnswer(swap.internal, 400, "GET", "/api-internal/v1/trail");
     const page = await expectAnswer(app, 200, "GET", `/api/v1/orders?swapper=${swapper}&limit=1`);
     expect(page.json().orders).toHaveLength(1);
     await expectAnswer(app, 200, "GET", "/api/v1/orders?solverId=ext_alpha&orderStatus=open");

@@ -2832,6 +2832,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description 200 `ready` when every check passes: the database answers, the migrations are current, the RPC gave a fresh head, the indexer (on any replica) is within its lag bound, and so is every other configured chain follower. 503 `not-ready` naming the failing checks otherwise (and while draining). Each check is bounded by READY_CHECK_TIMEOUT_MS. Unlike /health, route traffic by this one.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Ready (`ready`): every check passed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Readiness"];
+                    };
+                };
+                /**
+                 * @description Internal error. Error codes:
+                 *     - `INTERNAL`: Unexpected server error
+                 */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapError"];
+                    };
+                };
+                /** @description Not ready (`not-ready`): `failing` names the checks that failed */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Readiness"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/solver-logos/{filename}": {
         parameters: {
             query?: never;
@@ -4766,6 +4826,56 @@ export interface components {
             routing: "Priority";
             quotes: components["schemas"]["QuoteEntryInput"][];
         };
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "not-ready";
+            /**
+             * Format: date-time
+             * @description The server's time of the answer (ISO 8601, UTC)
+             */
+            timestamp: string;
+            /** @description The names of the failing checks (empty when ready) */
+            failing: string[];
+            checks: components["schemas"]["ReadinessCheck"][];
+        };
+        ReadinessCheck: {
+            /** @description The check: `serving`, `database`, `migrations`, `chain-head`, `indexer`… */
+            name: string;
+            /** @enum {string} */
+            status: "pass" | "fail";
+            /** @description What it found, for a person */
+            message: string;
+            durationMs: number;
+            /** @description The facts behind it (blocks as decimal strings, lags, ages) */
+            details?: {
+                [key: string]: string | number | boolean | null;
+            };
+        };
+        ReadinessCheckInput: {
+            /** @description The check: `serving`, `database`, `migrations`, `chain-head`, `indexer`… */
+            name: string;
+            /** @enum {string} */
+            status: "pass" | "fail";
+            /** @description What it found, for a person */
+            message: string;
+            durationMs: number;
+            /** @description The facts behind it (blocks as decimal strings, lags, ages) */
+            details?: {
+                [key: string]: string | number | boolean | null;
+            };
+        };
+        ReadinessInput: {
+            /** @enum {string} */
+            status: "ready" | "not-ready";
+            /**
+             * Format: date-time
+             * @description The server's time of the answer (ISO 8601, UTC)
+             */
+            timestamp: string;
+            /** @description The names of the failing checks (empty when ready) */
+            failing: string[];
+            checks: components["schemas"]["ReadinessCheckInput"][];
+        };
         ResolveDiscountRequest: {
             /** @description A leg's `discountId` from a quote request */
             discountId: string;
@@ -5285,7 +5395,7 @@ export interface components {
         SwapError: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_API_KEY" | "RATE_LIMITED" | "OVERLOADED" | "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "CHAIN_UNAVAILABLE" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
+                code: "INVALID_API_KEY" | "RATE_LIMITED" | "OVERLOADED" | "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "CHAIN_UNAVAILABLE" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "TRAIL_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */
@@ -5298,7 +5408,7 @@ export interface components {
         SwapErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_API_KEY" | "RATE_LIMITED" | "OVERLOADED" | "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "CHAIN_UNAVAILABLE" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
+                code: "INVALID_API_KEY" | "RATE_LIMITED" | "OVERLOADED" | "VALIDATION_FAILED" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_QUOTES" | "SOLVERS_BUSY" | "CHAIN_UNAVAILABLE" | "AUCTION_NOT_FOUND" | "AUCTION_OPEN" | "DUPLICATE_TOKEN" | "MISSING_FILTER" | "UNAUTHORIZED" | "TOO_MANY_STREAMS" | "STREAMS_AT_CAPACITY" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_UNAVAILABLE" | "QUOTE_MISMATCH" | "INVALID_SIGNATURE" | "ORDER_NOT_FOUND" | "ORDER_NOT_OPEN" | "UNAUTHORIZED_SIGNER" | "DISCOUNT_REJECTED" | "NOT_FOUND" | "SOLVER_NOT_FOUND" | "TRAIL_NOT_FOUND" | "DEV_ONLY" | "INTERNAL" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "MALFORMED_REQUEST" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MISDIRECTED_REQUEST" | "SERVICE_UNAVAILABLE";
                 message: string;
                 status: number;
                 /** Format: date-time */

@@ -1,7 +1,8 @@
-// The system endpoints: the liveness probe, Prometheus metrics, the OpenAPI document and its docs page.
+// The system endpoints: the liveness and readiness probes, Prometheus metrics, the OpenAPI document and its docs page.
 import swaggerUi from "@fastify/swagger-ui";
 import { z } from "zod";
 import type { Clock } from "../../clock.ts";
+import type { ReadinessChecks } from "../../readiness/checks.ts";
 import { TimestampSchema } from "../../shared/wire.ts";
 import type { Lifecycle } from "../lifecycle.ts";
 import type { HttpMetrics } from "../metrics.ts";
@@ -34,6 +35,64 @@ export function health(lifecycle: Lifecycle, clock: Clock): Handler<typeof healt
     const timestamp = clock.now().toISOString();
     if (lifecycle.draining) return reply.code(503).send({ status: "draining", timestamp });
     return { status: "ok" as const, timestamp };
+  };
+}
+
+const ReadinessCheckSchema = z
+  .object({
+    name: z
+      .string()
+      .meta({ description: "The check: `serving`, `database`, `migrations`, `chain-head`, `indexer`…" }),
+    status: z.enum(["pass", "fail"]),
+    message: z.string().meta({ description: "What it found, for a person" }),
+    durationMs: z.number().int().min(0),
+    details: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+      .optional()
+      .meta({ description: "The facts behind it (blocks as decimal strings, lags, ages)" }),
+  })
+  .meta({ id: "ReadinessCheck" });
+
+const ReadinessSchema = z
+  .object({
+    status: z.enum(["ready", "not-ready"]),
+    timestamp: TimestampSchema.meta({ description: "The server's time of the answer (ISO 8601, UTC)" }),
+    failing: z.array(z.string()).meta({ description: "The names of the failing checks (empty when ready)" }),
+    checks: z.array(ReadinessCheckSchema),
+  })
+  .meta({ id: "Readiness" });
+
+export const readySchema = {
+  tags: ["system"],
+  summary: "Readiness probe",
+  description:
+    "200 `ready` when every check passes: the database answers, the migrations are current, the RPC gave a fresh " +
+    "head, the indexer (on any replica) is within its lag bound, and so is every other configured chain follower. " +
+    "503 `not-ready` naming the failing checks otherwise (and while draining). Each check is bounded by " +
+    "READY_CHECK_TIMEOUT_MS. Unlike /health, route traffic by this one.",
+  response: { 200: ReadinessSchema, 503: ReadinessSchema },
+  descriptions: {
+    200: "Ready (`ready`): every check passed",
+    503: "Not ready (`not-ready`): `failing` names the checks that failed",
+  },
+};
+
+export function ready(readiness: ReadinessChecks, clock: Clock): Handler<typeof readySchema> {
+  return async (_request, reply) => {
+    const report = await readiness.evaluate();
+    const body = {
+      status: report.ready ? ("ready" as const) : ("not-ready" as const),
+      timestamp: clock.now().toISOString(),
+      failing: report.failing,
+      checks: report.checks.map(({ name, ok, message, durationMs, details }) => ({
+        name,
+        status: ok ? ("pass" as const) : ("fail" as const),
+        message,
+        durationMs,
+        ...(details ? { details } : {}),
+      })),
+    };
+    return reply.code(report.ready ? 200 : 503).send(body);
   };
 }
 
