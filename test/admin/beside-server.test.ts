@@ -13,6 +13,7 @@ import { overlayToFile } from "../../src/registry/overlay.ts";
 import { startTestDevnet, temporaryDataDir } from "../devnet/support.ts";
 import { FIXTURE_TREE, fixtureOverlay } from "../registry/support.ts";
 import { runSluice } from "../support/cli.ts";
+import { TEST_LIMITS_ENV } from "../support/limits.ts";
 
 const VAULT = "0x1111111111111111111111111111111111111111";
 const R1 = "0x2222222222222222222222222222222222222222";
@@ -60,7 +61,8 @@ describe("write commands beside a running embedded server", () => {
   ];
 
   beforeAll(async () => {
-    devnet = await startTestDevnet(dataDir.path);
+    // The load below reads as fast as it can from one address: not what this test is about.
+    devnet = await startTestDevnet(dataDir.path, { env: { ...TEST_LIMITS_ENV } });
     api = devnet.sluice.apiUrl;
   });
   afterAll(async () => {
