@@ -161,6 +161,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults on postgres", (
       await eventually(async () => (await indexerLockHolder()) !== undefined, "the indexer holds its lock");
       const first = (await indexerLockHolder())!;
       await direct.query("select pg_terminate_backend($1)", [first]);
+      // The indexer steps at each new head (it has nothing to index before one): the next head finds its lock lost.
+      await chain.mine(1);
       await eventually(async () => {
         const holder = await indexerLockHolder();
         return holder !== undefined && holder !== first;

@@ -430,6 +430,9 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
       });
       await post(body);
       const worker = suite.subject.runtime.discounts.worker;
+      // The worker sweeps at each new head: the heads are followed while it runs, as a started Sluice does.
+      const heads = suite.subject.runtime.heads;
+      heads?.start();
       worker.start();
       try {
         await send(chain, example.curator, {
@@ -441,6 +444,7 @@ describe.each(databaseKinds)("POST /discount (%s)", (kind) => {
         while ((await stored()).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
       } finally {
         await worker.stop();
+        await heads?.stop();
       }
       await suite.subject.syncHead();
       expect(await i1Liquidity()).toBe("100");

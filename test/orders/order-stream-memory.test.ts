@@ -24,6 +24,7 @@ import { devAccount } from "../../src/devnet/accounts.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { REPO_ROOT, SLUICE_BIN } from "../support/cli.ts";
 import { createEmptyPostgresDatabase, databaseKinds } from "../support/db.ts";
+import { TEST_LIMITS_ENV } from "../support/limits.ts";
 import { hex, insertOrders } from "../support/order-rows.ts";
 import { quoteRequestBody } from "../support/orders.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
@@ -166,6 +167,8 @@ describe.each(databaseKinds)(
       origin = `http://127.0.0.1:${port}`;
       const env: NodeJS.ProcessEnv = {
         ...process.env,
+        // The test's /quote load comes from one address far faster than a client may: not what it is about.
+        ...TEST_LIMITS_ENV,
         LOG_LEVEL: "warn",
         HOST: "127.0.0.1",
         PORT: String(port),

@@ -118,10 +118,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the scorecard fold on postgres"
       ["minute", 8],
     ]);
 
+    // The outage is warned of once by the database client (src/outages.ts); the fold's own failures during it are
+    // explained by it, so they are not warnings of their own.
     const warnings = lines.filter((line) => line.level === 40);
-    expect(warnings.map((line) => line.msg)).toEqual([
-      "folding scorecard answer counts failed; retrying every second",
-    ]);
+    expect(warnings.map((line) => line.msg)).toEqual([]);
     expect(lines.some((line) => line.msg === "folding scorecard answer counts works again")).toBe(true);
   });
 });

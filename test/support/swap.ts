@@ -112,6 +112,8 @@ export interface SwapTestRuntime {
   blocks: DeploymentParts["blocks"];
   indexer: DeploymentParts["indexer"];
   discounts: DeploymentParts["discounts"];
+  /** The new heads the block tracker, the indexer and the discount worker wake on (started by `start`). */
+  heads: DeploymentParts["heads"];
   orderEvents: OrderEvents;
   /** Binds the stored swap state to the chain and starts the block tracker, the indexer and the discount worker. */
   start(): Promise<void>;
@@ -207,6 +209,7 @@ export async function createSwapTestApp(
       blocks: parts.blocks,
       indexer: parts.indexer,
       discounts: parts.discounts,
+      heads: parts.heads,
       orderEvents: sluice.parts.orderEvents,
       start: () => sluice.start(),
     },

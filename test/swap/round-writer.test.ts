@@ -3,8 +3,9 @@
 // database is retried round by round (only the bad round is lost, and logged), rounds the database could not take
 // are kept and written again with backoff until it is back or their quotes expire (one warning per outage), and
 // draining writes everything queued or kept.
+
 import { describe, expect, it } from "vitest";
-import { DatabaseUnavailableError } from "../../src/db/unavailable.ts";
+import { asClientFailure, DatabaseUnavailableError } from "../../src/db/unavailable.ts";
 import type { QuoteRound } from "../../src/swap/quote-round-statement.ts";
 import { QuoteRoundWriter, type QuoteRoundWriterOptions } from "../../src/swap/round-writer.ts";
 import { ManualClock } from "../support/clock.ts";
@@ -23,8 +24,11 @@ function round(requestId: string, quoteIds: string[], deadline = DEADLINE): Quot
 }
 
 /** What node-postgres throws when the server refuses connections. */
-function refused(): Error {
-  return Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+/** What the database client raises when it cannot connect (src/db/unavailable.ts classifies it there). */
+function refused(): unknown {
+  return asClientFailure(
+    Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+  );
 }
 
 /**
