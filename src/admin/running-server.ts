@@ -53,9 +53,15 @@ export async function findRunningServer(dataDir: string): Promise<AdminClient | 
   const record = readAdminServerRecord(dataDir);
   const token = readAdminToken(adminTokenPath(dataDir));
   if (!record || !token) return undefined;
-  const answered = await fetch(`${record.internalApiUrl}/health`, { signal: AbortSignal.timeout(5000) }).then(
+  return (await internalListenerAnswers(record.internalApiUrl))
+    ? new AdminClient({ internalApiUrl: record.internalApiUrl, token })
+    : undefined;
+}
+
+/** Whether a server's internal listener answers its /health within 5 s: a recorded address may be a past run's. */
+export function internalListenerAnswers(internalApiUrl: string): Promise<boolean> {
+  return fetch(`${internalApiUrl}/health`, { signal: AbortSignal.timeout(5000) }).then(
     (response) => response.ok,
     () => false,
   );
-  return answered ? new AdminClient({ internalApiUrl: record.internalApiUrl, token }) : undefined;
 }

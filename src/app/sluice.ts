@@ -404,11 +404,13 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     logger.child({ worker: "order-log-retention" }),
     env.STREAM_RETENTION_HOURS * 3600 * 1000,
   );
-  const prune = new PeriodicJob(60_000, () =>
-    (sharedCounts?.prune() ?? Promise.resolve()).catch((error: unknown) => {
-      logger.warn({ err: error }, "rate limits: pruning old windows failed");
-    }),
-  );
+  const prune =
+    sharedCounts &&
+    new PeriodicJob(60_000, () =>
+      sharedCounts.prune().catch((error: unknown) => {
+        logger.warn({ err: error }, "rate limits: pruning old windows failed");
+      }),
+    );
   let apiUrl: string | undefined;
   let internalApiUrl: string | undefined;
   const steps: readonly Step[] = [
@@ -419,7 +421,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     // Read before the listeners open: no request is answered from keys not yet read.
     { name: "api keys", start: () => apiKeys.start(), stop: () => apiKeys.stop() },
     // The shared rate-limit windows (PostgreSQL only) are pruned behind the clock.
-    ...(sharedCounts
+    ...(prune
       ? [{ name: "rate-limit window pruning", start: () => prune.start(), stop: () => prune.stop() }]
       : []),
     ...(deployment

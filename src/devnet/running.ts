@@ -4,6 +4,7 @@
 // through the server's internal listener.
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
+import { internalListenerAnswers } from "../admin/running-server.ts";
 import { adminTokenPath, readAdminToken } from "../admin/token.ts";
 import { type DevnetFiles, devnetFiles } from "./devnet.ts";
 import { type DevnetRecord, readDevnetRecord } from "./record.ts";
@@ -55,12 +56,8 @@ export function devnetOnDisk(dataDir: string): Omit<RunningDevnet, "adminToken">
 /** The devnet running on `dataDir`: its files, and its internal listener answering. */
 export async function findRunningDevnet(dataDir: string): Promise<RunningDevnet> {
   const devnet = devnetOnDisk(dataDir);
-  const health = `${devnet.endpoints.internalApiUrl}/health`;
-  const answered = await fetch(health, { signal: AbortSignal.timeout(5000) }).then(
-    (response) => response.ok,
-    () => false,
-  );
-  if (!answered) throw new NoRunningDevnetError(dataDir, `nothing answers at ${health}`);
+  if (!(await internalListenerAnswers(devnet.endpoints.internalApiUrl)))
+    throw new NoRunningDevnetError(dataDir, `nothing answers at ${devnet.endpoints.internalApiUrl}/health`);
   if (!devnet.adminToken)
     throw new NoRunningDevnetError(
       dataDir,

@@ -9,6 +9,7 @@
 //   POST /api-internal/v1/admin/registry/import    {tree, overlay}: the tree the command read, the overlay file's JSON
 //   POST /api-internal/v1/admin/cooldowns          {solverId, lift: true} | {solverId, until}
 import type { Readable } from "node:stream";
+import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import { AdminAuthenticationError } from "../../admin/errors.ts";
 import { JOB_STREAM_MEDIA_TYPE, jobStream } from "../../admin/job-stream.ts";
@@ -29,6 +30,11 @@ const JobStreamSchema = z.string().meta({
   [MEDIA_TYPE_KEY]: JOB_STREAM_MEDIA_TYPE,
   description: "One JSON line per progress report, then {event: done, result} or {event: failed, message}",
 });
+
+/** A job stream as the answer: its lines are the body, no serializer sees them. */
+function sendJob(reply: FastifyReply, body: Readable) {
+  return reply.header("content-type", JOB_STREAM_MEDIA_TYPE).send(body as never);
+}
 
 const Decimals = z.coerce.number().int().min(0).max(MAX_POINTS_DECIMALS);
 
@@ -54,7 +60,7 @@ export function importPoints(operations: AdminOperations): Handler<typeof import
     const body = jobStream(() =>
       operations.importPoints(upload, { ...query, ...(typeDecimals === undefined ? {} : { typeDecimals }) }),
     );
-    return reply.header("content-type", JOB_STREAM_MEDIA_TYPE).send(body as never);
+    return sendJob(reply, body);
   };
 }
 
@@ -80,7 +86,7 @@ export function syncPoints(operations: AdminOperations): Handler<typeof syncPoin
     const body = jobStream<SyncProgress, unknown>((report) =>
       operations.syncPoints({ ...sync, ...(typeDecimals === undefined ? {} : { typeDecimals }) }, report),
     );
-    return reply.header("content-type", JOB_STREAM_MEDIA_TYPE).send(body as never);
+    return sendJob(reply, body);
   };
 }
 
@@ -104,7 +110,7 @@ export function importRegistry(operations: AdminOperations): Handler<typeof impo
     const body = jobStream(() =>
       operations.importRegistry(tree as unknown as { tree: MetadataTree; report: TreeReport }, overlay),
     );
-    return reply.header("content-type", JOB_STREAM_MEDIA_TYPE).send(body as never);
+    return sendJob(reply, body);
   };
 }
 
@@ -128,6 +134,6 @@ export function overrideCooldown(operations: AdminOperations): Handler<typeof ov
         "lift" in override ? override : { solverId: override.solverId, until: new Date(override.until) },
       ),
     );
-    return reply.header("content-type", JOB_STREAM_MEDIA_TYPE).send(body as never);
+    return sendJob(reply, body);
   };
 }
