@@ -43,6 +43,8 @@ import { API_PREFIX, type App, buildServer } from "../http/server.ts";
 import { StreamConnections } from "../http/stream-connections.ts";
 import { readIndexerProgress } from "../indexer/progress.ts";
 import { QuoteAdmission } from "../limits/quote-admission.ts";
+import { ReplicaPresence } from "../limits/replica-presence.ts";
+import { ReplicaShareCounter } from "../limits/replica-share.ts";
 import { MemoryWindowCounter, PostgresWindowCounter } from "../limits/window-counters.ts";
 import type { Logger } from "../logger.ts";
 import { OrderEventRetention } from "../orders/event-retention.ts";
@@ -120,6 +122,8 @@ export interface SluiceParts {
   apiKeys: ApiKeyDirectory;
   /** The public API's request limits: keys, and rates per class. */
   requestLimits: RequestLimits;
+  /** On PostgreSQL, the replicas present, among which the read limit is divided. */
+  replicaPresence?: ReplicaPresence;
   /** /quote's load shedding on this replica. */
   quoteAdmission: QuoteAdmission;
   /**
@@ -205,8 +209,13 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     : undefined;
   const apiKeyRepository = new ApiKeyRepository(database.db);
   const apiKeys = new ApiKeyDirectory(database, apiKeyRepository, logger.child({ worker: "api-keys" }));
-  // Reads are counted per replica; the fan-out class venue-wide, in PostgreSQL when replicas share one.
+  // On PostgreSQL the fan-out class is counted in the database, venue-wide; reads are counted in memory, each replica
+  // weighing its hits by the replicas present (a database round trip per read would cost more than the read).
   const localCounts = new MemoryWindowCounter(clock);
+  const presence =
+    database.kind === "postgres"
+      ? new ReplicaPresence(database, logger.child({ worker: "rate-limits" }))
+      : undefined;
   const sharedCounts =
     database.kind === "postgres"
       ? new PostgresWindowCounter(
@@ -237,9 +246,13 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       maxPerSolver: env.STREAM_MAX_PER_SOLVER,
     }),
     apiKeys,
+    replicaPresence: presence,
     requestLimits: new RequestLimits({
       anonymous: { quote: env.RATE_LIMIT_QUOTES_PER_MINUTE, read: env.RATE_LIMIT_READS_PER_SECOND },
-      counters: { quote: sharedCounts ?? localCounts, read: localCounts },
+      counters: {
+        quote: sharedCounts ?? localCounts,
+        read: presence ? new ReplicaShareCounter(localCounts, presence) : localCounts,
+      },
       keys: apiKeys,
       ...(deployment ? { solvers: deployment.market.solvers } : {}),
     }),
@@ -423,6 +436,10 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     // The shared rate-limit windows (PostgreSQL only) are pruned behind the clock.
     ...(prune
       ? [{ name: "rate-limit window pruning", start: () => prune.start(), stop: () => prune.stop() }]
+      : []),
+    // Counted before the listeners open, so the first reads are already divided among the replicas present.
+    ...(presence
+      ? [{ name: "replica presence", start: () => presence.start(), stop: () => presence.stop() }]
       : []),
     ...(deployment
       ? [

@@ -1,6 +1,6 @@
 // The fan-out class's shared counters on PostgreSQL: one row per caller and fixed window, counted by every replica, so
 // the venue admits the configured rate whatever the number of replicas.
-import { bigint, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 export const rateLimitWindows = pgTable(
   "rate_limit_windows",
@@ -13,3 +13,11 @@ export const rateLimitWindows = pgTable(
   },
   (table) => [primaryKey({ columns: [table.key, table.windowStart] })],
 );
+
+/** The replicas sharing the venue's limits: each marks itself present every few seconds (replica-presence.ts). */
+export const rateLimitReplicas = pgTable("rate_limit_replicas", {
+  id: text("id").primaryKey(),
+  /** Host and process, for an operator reading the table. */
+  holder: text("holder").notNull(),
+  seenAt: timestamp("seen_at", { withTimezone: true }).notNull(),
+});

@@ -94,4 +94,52 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("request limits across replicas 
     for (const replica of [0, 1])
       expect((await quote(replica, "198.51.100.21", { "x-api-key": key })).statusCode).toBe(401);
   });
+
+  it("divides the read limit among the replicas present, and gives it back when one leaves", async () => {
+    const READS_PER_SECOND = 40;
+    const writer = new ApiKeyRepository(databases[0]!.db);
+    const { key } = await writer.create({ name: "reader", readsPerSecond: READS_PER_SECOND }, new Date());
+    const read = (replica: number) =>
+      replicas[replica]!.http.inject({
+        method: "GET",
+        url: "/api/v1/entities/vaults",
+        headers: { "x-api-key": key },
+      });
+    for (const replica of [0, 1])
+      await eventually(
+        async () => (await read(replica)).statusCode === 200,
+        `replica ${replica} knows the key`,
+      );
+    const presences = replicas.map((sluice) => sluice.parts.replicaPresence!);
+    try {
+      for (const presence of presences) await presence.start();
+      // Each counts both once the other's first mark is in (the later one at its start, the earlier by its next beat).
+      await eventually(
+        async () => presences.every((presence) => presence.count === 2),
+        "both replicas count two",
+      );
+
+      const burst = async (spread: number[]) => {
+        await waitForFreshWindow(databases[0]!, 1000, 700);
+        return Promise.all(Array.from({ length: 120 }, (_, i) => read(spread[i % spread.length]!)));
+      };
+      const both = await burst([0, 1]);
+      const passed = admitted(both).length;
+      expect(passed).toBeGreaterThanOrEqual(READS_PER_SECOND * 0.9);
+      expect(passed).toBeLessThanOrEqual(READS_PER_SECOND * 1.1);
+      // Each refused with the venue's limit and its estimate of what is left.
+      const refused = both.find((r) => r.statusCode === 429)!;
+      expect(refused.headers["ratelimit-limit"]).toBe(String(READS_PER_SECOND));
+      expect(refused.headers["ratelimit-remaining"]).toBe("0");
+
+      // One replica leaves: the other is the venue again, and admits the whole rate alone.
+      await presences[1]!.stop();
+      await eventually(async () => presences[0]!.count === 1, "the remaining replica counts one");
+      const alone = admitted(await burst([0])).length;
+      expect(alone).toBeGreaterThanOrEqual(READS_PER_SECOND * 0.9);
+      expect(alone).toBeLessThanOrEqual(READS_PER_SECOND * 1.1);
+    } finally {
+      for (const presence of presences) await presence.stop();
+    }
+  });
 });
