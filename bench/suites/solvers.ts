@@ -8,12 +8,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "../../src/db/client.ts";
-import {
-  type QuoteRound,
-  quoteRoundsParams,
-  SAVE_QUOTE_ROUNDS_STATEMENT,
-  saveQuoteRoundsSql,
-} from "../../src/swap/quote-round-statement.ts";
+import { answerFact, answersWrite } from "../../src/rounds/store.ts";
+import { answerStatsWrites } from "../../src/scorecards/answer-stats.ts";
+import { type QuoteRound, quoteRoundsWrite } from "../../src/swap/quote-round-statement.ts";
 import { generateSolversDataset, type SolversDatasetFacts } from "../dataset/solvers-dataset.ts";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
 import { type BenchChain, startBenchChain } from "../lib/bench-chain.ts";
@@ -339,26 +336,30 @@ async function timeRoundStatement(
       })),
     };
   };
-  // Both prepared, as the round writer runs its statement.
+  // The round writer's write (QuoteRepository.saveQuoteRounds: one transaction, statements prepared), with and
+  // without the scorecards' statement.
+  const writes = (batch: readonly QuoteRound[], scorecards: boolean) => {
+    const answers = batch.flatMap((r) => r.answers);
+    const wins = batch.flatMap((r) =>
+      r.entries
+        .filter((e) => e.rank === 0)
+        .map((e) => ({ solverId: e.solverId, kind: "soft" as const, at: e.createdAt })),
+    );
+    return [
+      quoteRoundsWrite(batch),
+      ...answersWrite(answers),
+      ...(scorecards ? answerStatsWrites(answers.map(answerFact), wins) : []),
+    ];
+  };
   const variants = [
-    {
-      sql: saveQuoteRoundsSql({ scorecards: true }),
-      name: SAVE_QUOTE_ROUNDS_STATEMENT,
-      params: (p: unknown[]) => p,
-      durations: [] as number[],
-    },
-    {
-      sql: saveQuoteRoundsSql({ scorecards: false }),
-      name: `${SAVE_QUOTE_ROUNDS_STATEMENT}_without_scorecards`,
-      params: (p: unknown[]) => p.slice(0, 3),
-      durations: [] as number[],
-    },
+    { scorecards: true, durations: [] as number[] },
+    { scorecards: false, durations: [] as number[] },
   ];
   for (let i = 0; i < STATEMENT_CALLS + 10; i++) {
     for (const variant of i % 2 === 0 ? variants : [...variants].reverse()) {
-      const params = variant.params(quoteRoundsParams(Array.from({ length: rounds }, round)));
+      const statements = writes(Array.from({ length: rounds }, round), variant.scorecards);
       const started = performance.now();
-      await database.query(variant.sql, params, { name: variant.name });
+      await database.writeTogether(statements);
       // The first ten of each are unmeasured (connection, statement caches).
       if (i >= 10) variant.durations.push(performance.now() - started);
     }

@@ -39,6 +39,7 @@ import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
 import { SolverNotifications } from "../orders/solver-notifications.ts";
 import { OutageLog } from "../outages.ts";
+import { RoundStore } from "../rounds/store.ts";
 import type { SolverActivity } from "../scorecards/activity.ts";
 import { AnswerStatsFold } from "../scorecards/answer-stats-fold.ts";
 import { ScorecardRepository } from "../scorecards/repository.ts";
@@ -263,6 +264,7 @@ export function buildDeploymentParts(
   };
 
   const quoteRepository = new QuoteRepository(database, context.solverActivity);
+  const roundStore = new RoundStore(database, context.solverActivity);
   const roundWriter = new QuoteRoundWriter({
     save: (rounds) => quoteRepository.saveQuoteRounds(rounds),
     logger,
@@ -283,7 +285,7 @@ export function buildDeploymentParts(
   const orderRepository = new OrderRepository(database, orderEvents);
   const orders = {
     repository: orderRepository,
-    service: new OrderService(market, quoteRepository, orderRepository, lookup),
+    service: new OrderService(market, roundStore, orderRepository, lookup),
     cancel: new CancelService(deployment, orderRepository, blocks),
   };
 
@@ -350,6 +352,7 @@ export function buildDeploymentParts(
     orders,
     auctions: new AuctionResults({
       quotes: quoteRepository,
+      rounds: roundStore,
       orders: orderRepository,
       pending: roundWriter,
       clock,

@@ -1,8 +1,8 @@
-// The rank of each quoted answer of a stored round, by the auction's own rule (swap/auction.ts byBestQuote): the
+// The rank of each quoted answer of a stored round, by the auction's own rule (rounds/auction.ts byBestQuote): the
 // higher amountOut first, equal amounts to the faster answer. Answers equal in both keep the order they were given
 // in, as the auction's stable sort does (stored answer ids follow that order), so a /quote round's ranks are exactly
 // the positions of its entries in the answer the client got.
-import { byBestQuote } from "../swap/auction.ts";
+import { byBestQuote } from "../rounds/auction.ts";
 
 export interface RankedAnswer {
   id: bigint;

@@ -6,7 +6,8 @@
 import type { Address } from "viem";
 import type { Clock } from "../clock.ts";
 import type { OrderRepository } from "../orders/repository.ts";
-import type { QuoteRepository, QuoteRow, SolverAnswer } from "../swap/repository.ts";
+import type { RoundStore, SolverAnswer } from "../rounds/store.ts";
+import type { QuoteRepository, QuoteRow } from "../swap/repository.ts";
 import type { QuoteRoundWriter } from "../swap/round-writer.ts";
 import { AuctionNotFoundError, AuctionOpenError } from "./errors.ts";
 import { answerRanks } from "./ranking.ts";
@@ -31,6 +32,8 @@ interface Round {
 
 export interface AuctionResultsOptions {
   quotes: QuoteRepository;
+  /** The rounds' answers. */
+  rounds: Pick<RoundStore, "answersOf">;
   orders: OrderRepository;
   /**
    * /quote rounds answered in this process but not stored yet: a lookup of one waits for its write (503 while a
@@ -51,7 +54,7 @@ export class AuctionResults {
 
   async result(requestId: string): Promise<AuctionResult> {
     await this.options.pending.settledRound(requestId);
-    const answers = await this.quotes.answersOf(requestId);
+    const answers = await this.options.rounds.answersOf(requestId);
     const round = await this.#roundOf(requestId, answers);
     if (!round) throw new AuctionNotFoundError(requestId);
     if (this.options.clock.now() < round.availableAt)

@@ -1,5 +1,5 @@
-// Fades, counted where orders end: in the indexer's block transaction, each order a block brought to an end status is
-// recorded as an outcome of its solver — filled, faded, or excused — and a solver whose window now holds too many
+// Fades, counted where orders end: in the indexer's block transaction, each order a block brought to an end status (as
+// the settlement wrote it and the reconciler judged it: the indexer passes both) is recorded as an outcome of its solver — filled, faded, or excused — and a solver whose window now holds too many
 // fades starts a cooldown in the same transaction. An expiry is a fade only when the order was fillable throughout,
 // as far as its swapper decides, and the solver had a fair chance: at least minFillWindowSeconds between the order's
 // acceptance and its deadline, and at every indexed block up to the deadline the order was fillable at every point
@@ -7,12 +7,10 @@
 // src/indexer/fillability.ts). A cancellation or a consumed nonce is never a fade. What is left is the solver's: its
 // filler, its legs, its gas, its will. One swapper's fades count once per window, and an order is only assigned after
 // the solver won the hard round.
-import { eq, gt, inArray, sql } from "drizzle-orm";
+import { gt, sql } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
 import type { DbTransaction } from "../db/client.ts";
-import type { OrderEndObserver } from "../indexer/event-applier.ts";
-import { orderFundingShortfalls } from "../indexer/tables.ts";
-import { orders } from "../orders/tables.ts";
+import type { EndedOrder as IndexedEnd, OrderEndObserver } from "../indexer/event-applier.ts";
 import type { SolverCooldowns } from "./cooldowns.ts";
 import { countedFades, fadeReason, fadesCallForCooldown } from "./policy.ts";
 import { type CooldownChange, type CooldownRepository, effectiveState } from "./repository.ts";
@@ -44,34 +42,22 @@ export class FadeLedger implements OrderEndObserver {
   async ended(
     tx: DbTransaction,
     block: { number: bigint },
-    orderIds: readonly string[],
+    ended: readonly IndexedEnd[],
     at: Date,
   ): Promise<() => void> {
     const { config } = this.cooldowns;
-    const rows = await tx
-      .select({
-        orderId: orders.orderId,
-        solverId: orders.solverId,
-        swapper: orders.swapper,
-        status: orders.status,
-        deadline: orders.deadline,
-        createdAt: orders.createdAt,
-        shortfall: orderFundingShortfalls.firstBlock,
-      })
-      .from(orders)
-      .leftJoin(orderFundingShortfalls, eq(orderFundingShortfalls.orderId, orders.orderId))
-      .where(inArray(orders.orderId, [...orderIds]))
-      // Rows in key order: concurrent writers of these outcome rows lock them in one order.
-      .orderBy(orders.orderId);
-    if (rows.length === 0) return () => {};
-    const outcomes = rows.map((row) => ({
-      solverId: row.solverId,
-      orderId: row.orderId,
-      swapper: row.swapper,
-      outcome: outcomeOf({ ...row, shortfall: row.shortfall !== null }, config.minFillWindowSeconds),
-      blockNumber: block.number,
-      endedAt: at,
-    }));
+    if (ended.length === 0) return () => {};
+    // Rows in key order: concurrent writers of these outcome rows lock them in one order.
+    const outcomes = [...ended]
+      .sort((a, b) => (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0))
+      .map((order) => ({
+        solverId: order.solverId,
+        orderId: order.orderId,
+        swapper: order.swapper,
+        outcome: outcomeOf(order, config.minFillWindowSeconds),
+        blockNumber: block.number,
+        endedAt: at,
+      }));
     // One statement for the block's orders. A Fill after an expiry (a Fill always wins) turns the outcome into
     // `filled`.
     await tx

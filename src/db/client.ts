@@ -45,6 +45,14 @@ export interface QueryOptions {
   name?: string;
 }
 
+/** One statement of a write several domains make together: each domain builds its own (its SQL, its rows). */
+export interface WriteStatement {
+  text: string;
+  params: unknown[];
+  /** As QueryOptions.name: a prepared statement on PostgreSQL. */
+  name?: string;
+}
+
 export interface Database {
   readonly kind: DatabaseKind;
   /** Drizzle over the same connection(s). */
@@ -55,6 +63,11 @@ export interface Database {
     params?: unknown[],
     options?: QueryOptions,
   ): Promise<Row[]>;
+  /**
+   * Runs the statements in order in one transaction: all of them are stored or none. Lets each domain own the SQL of
+   * its tables while a write that concerns several (a round's answers and the scorecards' counts of them) stays whole.
+   */
+  writeTogether(statements: readonly WriteStatement[]): Promise<void>;
   /** The same database without statement timeouts, for migrations and imports (itself when it has none). */
   readonly maintenance: Database;
   /** A session-level advisory lock held on a dedicated connection until released or lost; null if held elsewhere. */
@@ -150,6 +163,16 @@ async function openPglite(directory: { dataDir: string; lock?: DataDirLock } | u
     async query(text, params) {
       const result = await client.query(text, params as unknown[]);
       return result.rows as never;
+    },
+    async writeTogether(statements) {
+      const [only] = statements;
+      if (statements.length === 1 && only) {
+        await client.query(only.text, only.params);
+        return;
+      }
+      await client.transaction(async (tx) => {
+        for (const statement of statements) await tx.query(statement.text, statement.params);
+      });
     },
     get maintenance() {
       return database;

@@ -92,6 +92,29 @@ export function openPostgres(options: PostgresOptions): Database {
         : await pool.query(text, params as unknown[]);
       return result.rows;
     },
+    async writeTogether(statements) {
+      // One statement is a transaction of its own: no BEGIN and COMMIT round trips.
+      const [only] = statements;
+      if (statements.length === 1 && only) {
+        await database.query(only.text, only.params, only.name ? { name: only.name } : undefined);
+        return;
+      }
+      const client = await pool.connect();
+      let failure: Error | undefined;
+      try {
+        await client.query("begin");
+        for (const { text, params, name } of statements) {
+          await (name ? client.query({ name, text, values: params }) : client.query(text, params));
+        }
+        await client.query("commit");
+      } catch (error) {
+        failure = error as Error;
+        await client.query("rollback").catch(() => {});
+        throw error;
+      } finally {
+        client.release(failure);
+      }
+    },
     get maintenance(): Database {
       if (statementMs === undefined) return database;
       maintenance ??= openPostgres({

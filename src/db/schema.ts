@@ -8,6 +8,7 @@ export * from "../limits/tables.ts";
 export * from "../orders/tables.ts";
 export * from "../points/tables.ts";
 export * from "../registry/tables.ts";
+export * from "../rounds/tables.ts";
 export * from "../scorecards/tables.ts";
 export * from "../swap/tables.ts";
 export * from "./tables.ts";

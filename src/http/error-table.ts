@@ -44,6 +44,7 @@ import {
   StreamClientLimitError,
 } from "../orders/errors.ts";
 import { DeprecatedPointsRouteError, NoPointsDataError, UnknownVaultError } from "../points/errors.ts";
+import { SolversBusyError } from "../rounds/errors.ts";
 import { SolverNotFoundError } from "../scorecards/errors.ts";
 import type { BaseError, ErrorClass } from "../shared/errors.ts";
 import {
@@ -55,7 +56,6 @@ import {
 import {
   InvalidOutputsError,
   NoQuotesError,
-  SolversBusyError,
   UnsupportedChainError,
   UnsupportedTokenError,
 } from "../swap/errors.ts";

@@ -10,7 +10,7 @@ import { hashOrder } from "../chain/order.ts";
 import type { Clock } from "../clock.ts";
 import type { DbTransaction } from "../db/client.ts";
 import type { OrderEvents, OrderStatusChanged } from "../orders/order-events.ts";
-import type { OpenOrder, OrderSettlement } from "../orders/settlement.ts";
+import type { AppliedChange, ChangedOrder, OpenOrder, OrderSettlement } from "../orders/settlement.ts";
 import type { OrderStatus, SettledAmount } from "../orders/tables.ts";
 import type { BlockApplier, FollowedBlock } from "./block-follower.ts";
 import { unfillableInBlock } from "./fillability.ts";
@@ -19,12 +19,23 @@ import { judgeOpenOrder } from "./reconcile.ts";
 import { type SwapperActivity, SwapperActivityReader } from "./swapper-activity.ts";
 import { nonceInvalidations, orderFundingShortfalls, orderFundingStreaks, reactorFills } from "./tables.ts";
 
+/** An order a block brought to an end status, as the settlement wrote it and as the reconciler judged it. */
+export interface EndedOrder extends ChangedOrder {
+  /** The reconciler noted a block at which the order was not known to be fillable throughout. */
+  shortfall: boolean;
+}
+
 /**
  * Told, inside a block's transaction, which orders the block brought to an end status, and on a reorg the fork point
  * (the fade breaker, src/cooldowns). What it returns runs once that transaction has committed.
  */
 export interface OrderEndObserver {
-  ended(tx: DbTransaction, block: FollowedBlock, orderIds: readonly string[], at: Date): Promise<() => void>;
+  ended(
+    tx: DbTransaction,
+    block: FollowedBlock,
+    orders: readonly EndedOrder[],
+    at: Date,
+  ): Promise<() => void>;
   rewound(tx: DbTransaction, forkPoint: bigint): Promise<void>;
 }
 
@@ -94,7 +105,7 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
     const { settlement } = this.options;
     const { at } = reads;
     this.#afterCommit = [];
-    const changes: OrderStatusChanged[] = [];
+    const changes: AppliedChange[] = [];
     for (const event of reads.events) {
       const txHash = event.transactionHash as Hex;
       const logIndex = event.logIndex as number;
@@ -129,12 +140,29 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
         );
       }
     }
-    const touched = new Set(changes.map((change) => change.orderId));
+    const touched = new Set(changes.map((change) => change.order.orderId));
     changes.push(...(await this.#reconcile(tx, block, reads, touched)));
-    const ended = changes.filter((change) => END_STATUSES.has(change.to)).map((change) => change.orderId);
+    const ended = changes.filter((change) => END_STATUSES.has(change.order.status));
     if (ended.length > 0 && this.options.endObserver)
-      this.#afterCommit.push(await this.options.endObserver.ended(tx, block, ended, at));
-    return changes;
+      this.#afterCommit.push(
+        await this.options.endObserver.ended(tx, block, await this.#withShortfalls(tx, ended), at),
+      );
+    return changes.map((change) => change.event);
+  }
+
+  /** The ended orders with the reconciler's verdict on whether each was fillable throughout. */
+  async #withShortfalls(tx: DbTransaction, ended: readonly AppliedChange[]): Promise<EndedOrder[]> {
+    const rows = await tx
+      .select({ orderId: orderFundingShortfalls.orderId })
+      .from(orderFundingShortfalls)
+      .where(
+        inArray(
+          orderFundingShortfalls.orderId,
+          ended.map((change) => change.order.orderId),
+        ),
+      );
+    const short = new Set(rows.map((row) => row.orderId));
+    return ended.map(({ order }) => ({ ...order, shortfall: short.has(order.orderId) }));
   }
 
   /** Undoes the order changes, events and funding streaks of the blocks above `forkPoint`. */
@@ -161,8 +189,8 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
     block: FollowedBlock,
     { open, funding, activity, at }: BlockReads,
     touched: ReadonlySet<string>,
-  ): Promise<OrderStatusChanged[]> {
-    const changes: OrderStatusChanged[] = [];
+  ): Promise<AppliedChange[]> {
+    const changes: AppliedChange[] = [];
     const candidates = open.filter((order) => !touched.has(order.orderId));
     if (candidates.length === 0) return changes;
     const streakRows = await tx

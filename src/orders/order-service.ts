@@ -5,16 +5,14 @@ import type { Address, Hex } from "viem";
 import { encodeOrder, hashOrder, type Order, type Request, signOrder } from "../chain/order.ts";
 import { unixSeconds } from "../clock.ts";
 import { type Market, reactorRef } from "../market/market.ts";
+import { SolversBusyError } from "../rounds/errors.ts";
+import { type RoundTerms, runRound } from "../rounds/round.ts";
+import type { RoundStore } from "../rounds/store.ts";
 import type { ClientId } from "../solvers/concurrency.ts";
-import { rankQuotes, runAuction } from "../swap/auction.ts";
-import { SolversBusyError } from "../swap/errors.ts";
 import { commitOutputs, OutputCommitmentError, type OutputWithAmount } from "../swap/outputs.ts";
-import type { QuoteLookup } from "../swap/quote-lookup.ts";
+import type { QuoteLookup, StoredQuote } from "../swap/quote-lookup.ts";
 import { quoteDifferences } from "../swap/quote-match.ts";
-import { answerRows, eligibleParticipants, roundAnswers, solverRequest } from "../swap/quote-service.ts";
-import type { QuoteRepository, StoredQuote } from "../swap/repository.ts";
 import type { OrderRequest } from "../swap/schemas.ts";
-import type { QuoteTerms } from "../swap/terms.ts";
 import {
   InvalidSwapperSignatureError,
   QuoteExpiredError,
@@ -43,7 +41,7 @@ export class OrderService {
 
   constructor(
     private readonly context: Market,
-    private readonly quotes: QuoteRepository,
+    private readonly rounds: RoundStore,
     private readonly orders: OrderRepository,
     private readonly lookup: QuoteLookup,
   ) {}
@@ -256,40 +254,25 @@ export class OrderService {
    */
   async #hardRound(stored: StoredQuote, requestId: string, client: ClientId) {
     const { context } = this;
-    const terms = termsOf(context, stored);
-    const solverIds = stored.request.solverIds ?? undefined;
-    const { participants } = await eligibleParticipants(
-      context,
-      terms,
-      solverIds,
-      () => stored.quote.quoteId,
-    );
+    const round = await runRound(context, {
+      kind: "order",
+      requestId,
+      terms: termsOf(context, stored),
+      solverIds: stored.request.solverIds ?? undefined,
+      quoteIdFor: () => stored.quote.quoteId,
+      client,
+    });
     const quoted = BigInt(stored.quote.amountOut);
-    const { results, busy } =
-      participants.length === 0
-        ? { results: [], busy: [] }
-        : await runAuction({
-            participants,
-            timeoutMs: context.deployment.solverTimeoutMs,
-            buildRequest: (participant) => solverRequest(context, terms, requestId, participant),
-            ...(context.concurrency ? { concurrency: { slots: context.concurrency, client } } : {}),
-          });
-    const now = context.clock.now();
-    if (results.length > 0)
-      context.rounds?.observed({ swapper: terms.swapper, answers: roundAnswers(results), at: now });
-    const best = rankQuotes(results).find((result) => result.outcome.amountOut >= quoted);
-    await this.quotes.saveHardRound(
-      answerRows(results, requestId, "order", now),
-      best?.participant.solver.id,
-    );
-    if (!best && busy.length > 0) {
+    const best = round.ranked.find((result) => result.outcome.amountOut >= quoted);
+    await this.rounds.saveHardRound(round.answers, best?.participant.solver.id);
+    if (!best && round.busy.length > 0) {
       throw new SolversBusyError({
-        solversAsked: results.length,
-        solversBusy: busy.length,
+        solversAsked: round.results.length,
+        solversBusy: round.busy.length,
         solverTimeoutMs: context.deployment.solverTimeoutMs,
       });
     }
-    if (!best) throw new QuoteUnavailableError({ reason: "no_solver", solversAsked: results.length });
+    if (!best) throw new QuoteUnavailableError({ reason: "no_solver", solversAsked: round.results.length });
     return {
       solverId: best.participant.solver.id,
       filler: best.outcome.filler,
@@ -323,7 +306,7 @@ export function signedRequest(stored: StoredQuote): Request {
   };
 }
 
-function termsOf(context: Market, stored: StoredQuote): QuoteTerms {
+function termsOf(context: Market, stored: StoredQuote): RoundTerms {
   const tokenIn = context.deployment.inputTokens.find((t) => t.address === stored.quote.tokenIn);
   const tokenOut = context.deployment.outputTokens.find((t) => t.address === stored.quote.tokenOut);
   if (!tokenIn || !tokenOut) {
@@ -334,6 +317,6 @@ function termsOf(context: Market, stored: StoredQuote): QuoteTerms {
     tokenOut,
     amount: BigInt(stored.quote.amountIn),
     swapper: stored.request.swapper as Address,
-    outputs: stored.request.outputs,
+    outputCount: stored.request.outputs.length,
   };
 }

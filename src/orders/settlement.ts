@@ -66,6 +66,22 @@ export interface SettlingFill {
   at: Date;
 }
 
+/** An order as a status change left it: what its observers (the fade ledger) judge its end by. */
+export interface ChangedOrder {
+  orderId: string;
+  solverId: string;
+  swapper: string;
+  status: OrderStatus;
+  deadline: number;
+  createdAt: Date;
+}
+
+/** A status change as written: its event (published once the transaction commits) and the order it left. */
+export interface AppliedChange {
+  event: OrderStatusChanged;
+  order: ChangedOrder;
+}
+
 export interface NonceInvalidation {
   swapper: string;
   nonce: string;
@@ -112,7 +128,7 @@ export class OrderSettlement {
   }
 
   /** Marks the order `fill` settled filled, whatever its status: a Fill always wins. */
-  async fill(tx: DbTransaction, fill: SettlingFill): Promise<OrderStatusChanged | undefined> {
+  async fill(tx: DbTransaction, fill: SettlingFill): Promise<AppliedChange | undefined> {
     const rows = await tx
       .select({ orderId: orders.orderId, status: orders.status })
       .from(orders)
@@ -135,7 +151,7 @@ export class OrderSettlement {
    * Cancels the swapper's orders on the invalidated nonce that could still be filled: open ones, and those waiting
    * for funds (a Fill would still settle them, so a nonce invalidation is their cancel too; POST /cancel serves both).
    */
-  async cancelNonce(tx: DbTransaction, invalidation: NonceInvalidation): Promise<OrderStatusChanged[]> {
+  async cancelNonce(tx: DbTransaction, invalidation: NonceInvalidation): Promise<AppliedChange[]> {
     const rows = await tx
       .select({ orderId: orders.orderId, status: orders.status })
       .from(orders)
@@ -146,9 +162,9 @@ export class OrderSettlement {
           inArray(orders.status, ["open", "insufficient-funds"]),
         ),
       );
-    const events: OrderStatusChanged[] = [];
+    const applied: AppliedChange[] = [];
     for (const row of rows) {
-      const event = await this.change(tx, {
+      const change = await this.change(tx, {
         orderId: row.orderId,
         from: row.status,
         to: "cancelled",
@@ -157,9 +173,9 @@ export class OrderSettlement {
         txHash: invalidation.txHash,
         at: invalidation.at,
       });
-      if (event) events.push(event);
+      if (change) applied.push(change);
     }
-    return events;
+    return applied;
   }
 
   /**
@@ -191,7 +207,7 @@ export class OrderSettlement {
         .where(and(eq(orderStatusHistory.orderId, orderId), lt(orderStatusHistory.id, change.id)))
         .orderBy(desc(orderStatusHistory.id))
         .limit(1);
-      const event = await this.change(tx, {
+      const applied = await this.change(tx, {
         orderId,
         from,
         to,
@@ -200,7 +216,7 @@ export class OrderSettlement {
         at,
         ...(to !== "filled" ? { txHash: null, settledAmounts: [] } : {}),
       });
-      if (event) events.push(event);
+      if (applied) events.push(applied.event);
     }
     return events;
   }
@@ -241,9 +257,10 @@ export class OrderSettlement {
 
   /**
    * Applies a status change if the order is still in `from` (a compare-and-set, so concurrent writers cannot
-   * record the same change twice), with its history row. Returns its event, or undefined when it did not apply.
+   * record the same change twice), with its history row. Returns its event and the order as the change left it, or
+   * undefined when it did not apply.
    */
-  async change(tx: DbTransaction, change: StatusChange): Promise<OrderStatusChanged | undefined> {
+  async change(tx: DbTransaction, change: StatusChange): Promise<AppliedChange | undefined> {
     const updated = await tx
       .update(orders)
       .set({
@@ -263,7 +280,13 @@ export class OrderSettlement {
         ...(change.settledAmounts !== undefined ? { settledAmounts: change.settledAmounts } : {}),
       })
       .where(and(eq(orders.orderId, change.orderId), eq(orders.status, change.from)))
-      .returning({ orderId: orders.orderId, solverId: orders.solverId });
+      .returning({
+        orderId: orders.orderId,
+        solverId: orders.solverId,
+        swapper: orders.swapper,
+        deadline: orders.deadline,
+        createdAt: orders.createdAt,
+      });
     const row = updated[0];
     if (!row) return undefined;
     const [history] = await tx
@@ -279,12 +302,15 @@ export class OrderSettlement {
       })
       .returning({ id: orderStatusHistory.id });
     return {
-      kind: "status",
-      eventId: history!.id,
-      orderId: change.orderId,
-      solverId: row.solverId,
-      from: change.from,
-      to: change.to,
+      event: {
+        kind: "status",
+        eventId: history!.id,
+        orderId: change.orderId,
+        solverId: row.solverId,
+        from: change.from,
+        to: change.to,
+      },
+      order: { ...row, status: change.to },
     };
   }
 }

@@ -1,10 +1,12 @@
-// What a batch of rounds adds to the per-minute and per-hour answer counts, computed where the rounds are (no read of
-// the answers back). The round statements (src/swap) append it as ONE row of solver_answer_stats_pending: every
+// What a batch of rounds adds to the per-minute and per-hour answer counts, computed from the facts the round writers
+// pass (no read of the answers back), and appended by this module's statement in the writer's transaction
+// (Database.writeTogether) as ONE row of solver_answer_stats_pending: every
 // round touches the same few aggregate rows (each of its solvers' minute and hour), so upserting them there made
 // every writer on every replica wait for the last one's commit, and the upsert of a dozen wide rows cost a round
 // statement about half again its time. The fold moves pending rows into solver_answer_stats every second, in key
 // order (one statement: the rows it deletes are the rows it adds), and reads add what is still pending, so the counts
 // are exact whenever they are read and stored together with the answers or not at all.
+import type { WriteStatement } from "../db/client.ts";
 import { SOLVER_REJECTIONS, type SolverRejection } from "../solvers/client.ts";
 import { addCounts, countOf } from "./latency-buckets.ts";
 import type { StatSpan } from "./tables.ts";
@@ -117,10 +119,21 @@ function compareText(a: string, b: string): number {
 /** The pending row's columns of one delta as the fold and the reads expand it. */
 const DELTA_RECORD = "d(m timestamptz, h timestamptz, s text, c bigint[], l bigint[])";
 
-/** Appends the deltas of JSON parameter `param` (answerStatsDeltas' output) as one pending row, none if empty. */
-export function appendAnswerStatsSql(param: string): string {
-  return `insert into solver_answer_stats_pending (stats)
-  select p.stats from (select ${param}::json as stats) as p where json_array_length(p.stats) > 0`;
+const APPEND_ANSWER_STATS_SQL = "insert into solver_answer_stats_pending (stats) values ($1::json)";
+
+/**
+ * What the answers and wins add to the scorecards, as the statement appending them (one pending row), for the writer
+ * of the answers to run in its transaction; none when they add nothing.
+ */
+export function answerStatsWrites(
+  answers: readonly AnswerFact[],
+  wins: readonly WinFact[],
+): WriteStatement[] {
+  if (answers.length === 0 && wins.length === 0) return [];
+  const deltas = answerStatsDeltas(answers, wins);
+  return [
+    { text: APPEND_ANSWER_STATS_SQL, params: [JSON.stringify(deltas)], name: "sluice_append_answer_stats" },
+  ];
 }
 
 /**

@@ -6,9 +6,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Clock } from "../clock.ts";
 import type { QuoteRepository, StoredQuote } from "./repository.ts";
+
+export type { StoredQuote };
+
 import type { QuoteRoundWriter } from "./round-writer.ts";
 
-/** Far longer than storing a round takes (one statement); only unknown ids of fresh-looking quotes wait for it. */
+/** Far longer than storing a round takes (one transaction); only unknown ids of fresh-looking quotes wait for it. */
 export const QUOTE_STORE_GRACE_MS = 1000;
 const FIRST_RETRY_MS = 10;
 

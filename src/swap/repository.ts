@@ -1,25 +1,15 @@
 // Reads and writes of the quote flow's tables.
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { answerFact, answersWrite, type SolverAnswerRow } from "../rounds/store.ts";
 import { noSolverActivity, type SolverActivity } from "../scorecards/activity.ts";
-import {
-  hardRoundActivity,
-  hardRoundParams,
-  type QuoteRound,
-  quoteRoundsActivity,
-  quoteRoundsParams,
-  SAVE_HARD_ROUND_SQL,
-  SAVE_HARD_ROUND_STATEMENT,
-  SAVE_QUOTE_ROUNDS_SQL,
-  SAVE_QUOTE_ROUNDS_STATEMENT,
-} from "./quote-round-statement.ts";
-import { quoteRequests, quotes, solverAnswers } from "./tables.ts";
+import { answerStatsWrites, type WinFact } from "../scorecards/answer-stats.ts";
+import { type QuoteRound, quoteRoundsWrite } from "./quote-round-statement.ts";
+import { quoteRequests, quotes } from "./tables.ts";
 
 export type QuoteRequestRow = typeof quoteRequests.$inferInsert;
-export type SolverAnswerRow = typeof solverAnswers.$inferInsert;
 export type QuoteRow = typeof quotes.$inferSelect;
 export type QuoteEntryRow = typeof quotes.$inferInsert;
-export type SolverAnswer = typeof solverAnswers.$inferSelect;
 export type StoredQuote = { quote: QuoteRow; request: typeof quoteRequests.$inferSelect };
 
 export class QuoteRepository {
@@ -28,7 +18,7 @@ export class QuoteRepository {
     private readonly activity: SolverActivity = noSolverActivity,
   ) {}
 
-  /** Stores one /quote call: the request, every solver answer and every entry, all or nothing (one statement). */
+  /** Stores one /quote call: the request, every solver answer and every entry, all or nothing. */
   async saveQuoteRound(
     request: QuoteRequestRow,
     answers: readonly SolverAnswerRow[],
@@ -37,35 +27,26 @@ export class QuoteRepository {
     await this.saveQuoteRounds([{ request, answers, entries }]);
   }
 
-  /** Stores several /quote calls in one statement, all or nothing. */
+  /**
+   * Stores several /quote calls in one transaction, all or nothing: their requests and entries (this module's
+   * statement), their answers (the rounds') and what answers and soft wins (each round's rank-0 entry) add to the
+   * scorecards (theirs).
+   */
   async saveQuoteRounds(rounds: readonly QuoteRound[]): Promise<void> {
-    const activity = quoteRoundsActivity(rounds);
-    await this.database.query(SAVE_QUOTE_ROUNDS_SQL, quoteRoundsParams(rounds, activity), {
-      name: SAVE_QUOTE_ROUNDS_STATEMENT,
-    });
-    this.activity.answers(activity.answers, activity.wins);
-  }
-
-  /** Stores a hard round's answers and what they (and its winner, if any) add to the scorecards: one statement. */
-  async saveHardRound(
-    answers: readonly SolverAnswerRow[],
-    winnerSolverId: string | undefined,
-  ): Promise<void> {
-    if (answers.length === 0) return;
-    const activity = hardRoundActivity(answers, winnerSolverId);
-    await this.database.query(SAVE_HARD_ROUND_SQL, hardRoundParams(answers, activity), {
-      name: SAVE_HARD_ROUND_STATEMENT,
-    });
-    this.activity.answers(activity.answers, activity.wins);
-  }
-
-  /** Every answer of the round a call ran (solver_answers_request_idx), in the order they were given. */
-  async answersOf(requestId: string): Promise<SolverAnswer[]> {
-    return this.database.db
-      .select()
-      .from(solverAnswers)
-      .where(eq(solverAnswers.requestId, requestId))
-      .orderBy(asc(solverAnswers.id));
+    const answers = rounds.flatMap((round) => round.answers);
+    const facts = answers.map(answerFact);
+    const wins: WinFact[] = [];
+    for (const round of rounds) {
+      for (const entry of round.entries) {
+        if (entry.rank === 0) wins.push({ solverId: entry.solverId, kind: "soft", at: entry.createdAt });
+      }
+    }
+    await this.database.writeTogether([
+      quoteRoundsWrite(rounds),
+      ...answersWrite(answers),
+      ...answerStatsWrites(facts, wins),
+    ]);
+    this.activity.answers(facts, wins);
   }
 
   async findRequest(requestId: string): Promise<typeof quoteRequests.$inferSelect | undefined> {

@@ -7,7 +7,8 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { orderAttempts, orderChecks, orderStatusHistory, orders } from "../orders/tables.ts";
-import { quoteRequests, quotes, solverAnswers } from "../swap/tables.ts";
+import { solverAnswers } from "../rounds/tables.ts";
+import { quoteRequests, quotes } from "../swap/tables.ts";
 import { TrailNotFoundError } from "./errors.ts";
 
 export type TrailQuery = { orderId: string } | { requestId: string };

@@ -13,8 +13,8 @@ import {
 } from "../../src/http/error-table.ts";
 import { QuoteExpiredError, QuoteNotFoundError, QuoteUnavailableError } from "../../src/orders/errors.ts";
 import { UnknownVaultError } from "../../src/points/errors.ts";
+import { SolversBusyError } from "../../src/rounds/errors.ts";
 import { BaseError } from "../../src/shared/errors.ts";
-import { SolversBusyError } from "../../src/swap/errors.ts";
 
 const SRC = join(import.meta.dirname, "../../src");
 

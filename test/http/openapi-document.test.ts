@@ -433,6 +433,9 @@ function unreachableDatabase(): Database {
     readConsistently: async () => {
       throw failure();
     },
+    writeTogether: async () => {
+      throw failure();
+    },
     listen: async () => {
       throw failure();
     },

@@ -173,9 +173,10 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
     // The indexer's way: changes inside its block's transaction, published once that has committed. Until then
     // the kept answer stands.
     const settlement = new OrderSettlement(database);
-    const event = await database.db.transaction((tx) =>
+    const applied = await database.db.transaction((tx) =>
       settlement.change(tx, { ...change, orderId: expired.orderId, to: "expired" }),
     );
+    const event = applied?.event;
     expect(event).toMatchObject({ kind: "status", orderId: expired.orderId, from: "open", to: "expired" });
     expect((await list("solverId=ext_change&orderStatus=open")).body.orders).toHaveLength(1);
     orderEvents.publish([event!]);

@@ -11,6 +11,7 @@ import { silentLogger } from "../../src/logger.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { OrderSettlement } from "../../src/orders/settlement.ts";
+import { RoundStore, type SolverAnswerRow } from "../../src/rounds/store.ts";
 import {
   ANSWER_COUNT_COLUMNS,
   bucketStartOf,
@@ -22,7 +23,7 @@ import { type AnswerStatsRecord, ScorecardRepository } from "../../src/scorecard
 import { mulberry32 } from "../../src/shared/seeded-random.ts";
 import { SOLVER_REJECTIONS } from "../../src/solvers/client.ts";
 import type { QuoteRound } from "../../src/swap/quote-round-statement.ts";
-import { QuoteRepository, type SolverAnswerRow } from "../../src/swap/repository.ts";
+import { QuoteRepository } from "../../src/swap/repository.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { newOrder } from "../support/order-rows.ts";
 
@@ -96,6 +97,7 @@ function addBucket(row: Row, column: string, bucket: number, by = 1): void {
 describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
   let database: Database;
   let quotesRepo: QuoteRepository;
+  let roundStore: RoundStore;
   let orders: OrderRepository;
   let settlement: OrderSettlement;
   const random = mulberry32(15);
@@ -105,6 +107,7 @@ describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     quotesRepo = new QuoteRepository(database);
+    roundStore = new RoundStore(database);
     orders = new OrderRepository(database, new OrderEvents());
     settlement = new OrderSettlement(database);
   });
@@ -277,7 +280,7 @@ describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
       const winner = hard
         .filter((a) => a.outcome === "quoted" && BigInt(a.amountOut!) >= BigInt(taken.amountOut))
         .sort((a, b) => (BigInt(b.amountOut!) > BigInt(a.amountOut!) ? 1 : -1))[0];
-      await quotesRepo.saveHardRound(hard, winner?.solverId);
+      await roundStore.saveHardRound(hard, winner?.solverId);
       if (!winner) continue;
       const order = newOrder(winner.solverId, hardAt, {
         quoteId: taken.quoteId,

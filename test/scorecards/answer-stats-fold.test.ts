@@ -6,9 +6,9 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
+import { RoundStore } from "../../src/rounds/store.ts";
 import { AnswerStatsFold } from "../../src/scorecards/answer-stats-fold.ts";
 import { ScorecardRepository } from "../../src/scorecards/repository.ts";
-import { QuoteRepository } from "../../src/swap/repository.ts";
 import { createEmptyPostgresDatabase, type EmptyPostgresDatabase } from "../support/db.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
 
@@ -45,11 +45,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the scorecard fold on postgres"
     return Number(rows[0]!.n);
   }
 
-  /** `rounds` rounds of one quoted answer each by solver "a", stored one statement each. */
+  /** `rounds` rounds of one quoted answer each by solver "a", stored one write each. */
   async function storeRounds(rounds: number): Promise<void> {
-    const quotes = new QuoteRepository(direct);
+    const store = new RoundStore(direct);
     for (let i = 0; i < rounds; i++) {
-      await quotes.saveHardRound(
+      await store.saveHardRound(
         [
           {
             requestId: crypto.randomUUID(),

@@ -107,9 +107,9 @@ export async function changeOrderStatus(
   change: StatusChange,
 ): Promise<boolean> {
   const settlement = new OrderSettlement(database);
-  const event = await database.db.transaction((tx) => settlement.change(tx, change));
-  if (event) orderEvents.publish([event]);
-  return event !== undefined;
+  const applied = await database.db.transaction((tx) => settlement.change(tx, change));
+  if (applied) orderEvents.publish([applied.event]);
+  return applied !== undefined;
 }
 
 export function requestFromSignatureData(value: {

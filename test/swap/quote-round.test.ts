@@ -6,8 +6,10 @@ import { asc, eq } from "drizzle-orm";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
-import { QuoteRepository, type QuoteRequestRow, type SolverAnswerRow } from "../../src/swap/repository.ts";
-import { quoteRequests, quotes, solverAnswers } from "../../src/swap/tables.ts";
+import type { SolverAnswerRow } from "../../src/rounds/store.ts";
+import { solverAnswers } from "../../src/rounds/tables.ts";
+import { QuoteRepository, type QuoteRequestRow } from "../../src/swap/repository.ts";
+import { quoteRequests, quotes } from "../../src/swap/tables.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 
 const MAX_UINT256 = (2n ** 256n - 1n).toString();

@@ -13,11 +13,11 @@ import {
   QuoteUnavailableError,
 } from "../../orders/errors.ts";
 import type { OrderService } from "../../orders/order-service.ts";
+import { SolversBusyError } from "../../rounds/errors.ts";
 import { checkApproval } from "../../swap/approval-service.ts";
 import {
   InvalidOutputsError,
   NoQuotesError,
-  SolversBusyError,
   UnsupportedChainError,
   UnsupportedTokenError,
 } from "../../swap/errors.ts";

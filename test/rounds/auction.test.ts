@@ -2,11 +2,11 @@
 import { randomUUID } from "node:crypto";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AuctionParticipant, rankQuotes, runAuction } from "../../src/rounds/auction.ts";
 import type { requestSolverQuote, SolverOutcome } from "../../src/solvers/client.ts";
 import { SolverConcurrency } from "../../src/solvers/concurrency.ts";
 import type { Solver } from "../../src/solvers/directory.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
-import { type AuctionParticipant, rankQuotes, runAuction } from "../../src/swap/auction.ts";
 import { type ScriptedSolver, startScriptedSolver } from "../support/solver-server.ts";
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
