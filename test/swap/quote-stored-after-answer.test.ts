@@ -23,7 +23,7 @@ import { createSwapTestApp } from "../support/swap.ts";
 const ONE_RWA = 10n ** 18n;
 const chain = useTestChain();
 
-/** A database whose round statements wait until the test lets them through, or fail when told to. */
+/** A database whose round writes wait until the test lets them through, or fail when told to. */
 function gatedDatabase(database: Database) {
   let release: (() => void) | undefined;
   let held: Promise<void> = Promise.resolve();
@@ -40,13 +40,14 @@ function gatedDatabase(database: Database) {
     },
     database: {
       ...database,
-      async query(text, params, ...rest) {
-        if (text === SAVE_QUOTE_ROUNDS_SQL) {
+      // The round's statements are written together (its answers and the scorecards' counts in one transaction).
+      async writeTogether(statements) {
+        if (statements.some((statement) => statement.text === SAVE_QUOTE_ROUNDS_SQL)) {
           state.roundsSeen++;
           await held;
           if (state.failRounds) throw new Error("round storage unavailable");
         }
-        return database.query(text, params, ...rest);
+        return database.writeTogether(statements);
       },
     } as Database,
   };
