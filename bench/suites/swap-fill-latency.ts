@@ -115,6 +115,8 @@ async function measureRun(kind: BenchDatabaseKind, configuration: Configuration)
             // B follows heads as A does (it never indexes while A holds the lease).
             ...(configuration.heads === "websocket" ? { RPC_WS_URL: webSocketUrl } : configuration.env),
             PROTOCOL_SIGNER_KEY: devAccount(1).privateKey,
+            // Required off the devnet; B hands out no URL the bench follows.
+            PUBLIC_URL: "http://127.0.0.1",
             DATA_DIR: join(scratch, "b"),
             // B quotes for no one: the solvers' secrets are its own.
             ...Object.fromEntries(

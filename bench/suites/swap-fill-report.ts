@@ -198,7 +198,6 @@ export function formatFillLatencyReport(report: FillLatencyReport): string {
 }
 
 function formatRun(run: FillLatencyRun): string[] {
-  const database = run.kind === "postgres" ? run.databaseVersion : run.databaseVersion;
   const heads =
     run.heads === "websocket"
       ? "heads over WebSocket (the devnet as it is: RPC_WS_URL, anvil's own)"
@@ -244,7 +243,7 @@ function formatRun(run: FillLatencyRun): string[] {
     ]),
   );
   return [
-    `### ${database}: ${heads}${run.replica ? ", and replica B" : ""}`,
+    `### ${run.databaseVersion}: ${heads}${run.replica ? ", and replica B" : ""}`,
     "",
     table,
     "",
