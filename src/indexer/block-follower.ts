@@ -72,10 +72,11 @@ export class BlockFollower<Read, Applied> {
   /**
    * Detects and rewinds a reorg, then applies up to MAX_BLOCKS_PER_STEP confirmed blocks, each under `lease`. `head`
    * is the chain's head when the caller has just learnt it (a new head pushed or polled); without it, it is read.
+   * `headBlock`, the head's own fields when they came with it, is used instead of reading that block.
    */
-  async step(lease: IndexerLease, head?: bigint): Promise<StepResult> {
+  async step(lease: IndexerLease, head?: bigint, headBlock?: FollowedBlock): Promise<StepResult> {
     try {
-      return await this.#step(lease, head);
+      return await this.#step(lease, head, headBlock);
     } catch (error) {
       this.#last = undefined;
       throw error;
@@ -84,7 +85,11 @@ export class BlockFollower<Read, Applied> {
 
   // A head is indexed in as few round trips as it can be, one after another: every block applied is checked against
   // the last one by its parent hash, so the last block is read again only when no new block will check it.
-  async #step(lease: IndexerLease, knownHead: bigint | undefined): Promise<StepResult> {
+  async #step(
+    lease: IndexerLease,
+    knownHead: bigint | undefined,
+    headBlock: FollowedBlock | undefined,
+  ): Promise<StepResult> {
     const { client, confirmationDepth, applier } = this.options;
     let last = await this.#lastApplied(lease);
     // The head is read before the applier looks at the stored state: a fill of an order created after this read
@@ -114,7 +119,7 @@ export class BlockFollower<Read, Applied> {
 
     let blocks = 0;
     while (next <= target && blocks < MAX_BLOCKS_PER_STEP) {
-      const block = await this.#block(next);
+      const block = headBlock?.number === next ? headBlock : await this.#block(next);
       if (last && block.parentHash !== last.hash) return this.#rewound(await this.#rewind(lease), blocks);
       await this.#applyBlock(lease, block);
       last = { number: block.number, hash: block.hash };

@@ -177,9 +177,12 @@ export class ReactorIndexer {
     // The head just announced saves asking for it again, while nothing newer can have been missed.
     const head = this.#head;
     let known = head !== undefined && this.options.heads?.isCurrent(head) ? head : undefined;
+    // A pushed head comes with its block's fields: the block need not be read again.
+    let block = known === undefined ? undefined : this.options.heads?.pushedBlock(known);
     for (;;) {
-      const result = await this.#follower.step(lease, known);
+      const result = await this.#follower.step(lease, known, block);
       known = undefined;
+      block = undefined;
       if (this.#stopped) return;
       if (result.blocks < MAX_BLOCKS_PER_STEP) break;
     }
