@@ -134,6 +134,8 @@ async function runOnDatabase(kind: BenchDatabaseKind, idleStreams: number): Prom
           DEPLOYMENT_FILE: join(dataDir, "devnet", "deployment.json"),
           RPC_URLS: endpoints.rpcUrl,
           PROTOCOL_SIGNER_KEY: devAccount(1).privateKey,
+          // Required off the devnet; the streams read here carry no URL.
+          PUBLIC_URL: "http://127.0.0.1",
           DATA_DIR: join(scratch, "b"),
           ...streamEnv,
           ...Object.fromEntries(BUNDLED_SOLVERS.map((s) => [s.sharedSecretEnv, secrets.get(s.id)!])),

@@ -73,6 +73,21 @@ export async function submitSwap(
   amount: string,
   account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey()),
 ): Promise<SubmittedSwap> {
+  return submitOrder(endpoints, await fundWallet(endpoints, account), amount);
+}
+
+/** A wallet the faucet funded (10,000 of each test token) and the Reactor may spend tRWA from. */
+export interface FundedWallet {
+  account: PrivateKeyAccount;
+  tokenIn: { token: Address; decimals: number };
+  tokenOut: { token: Address; decimals: number };
+}
+
+/** Funds `account` from the faucet and approves the Reactor for its tRWA (max allowance: one approval for many swaps). */
+export async function fundWallet(
+  endpoints: DevnetEndpoints,
+  account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey()),
+): Promise<FundedWallet> {
   const { apiUrl } = endpoints;
   const chain = devnetChain(endpoints);
   const publicClient = createPublicClient({ chain, transport: http(endpoints.rpcUrl) });
@@ -90,6 +105,31 @@ export async function submitSwap(
   };
   const tokenIn = asset("tRWA");
   const tokenOut = asset("tUSD");
+  const approval = await callApi<{
+    cancel: { to: Address; data: Hex } | null;
+    approval: { to: Address; data: Hex } | null;
+  }>(apiUrl, "/check_approval", {
+    walletAddress: account.address,
+    chainId: endpoints.chainId,
+    token: tokenIn.token,
+    amount: parseUnits("1", tokenIn.decimals).toString(),
+  });
+  for (const tx of [approval.cancel, approval.approval]) {
+    if (!tx) continue;
+    const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: 0n });
+    await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+  }
+  return { account, tokenIn, tokenOut };
+}
+
+/** A funded wallet's swap of `amount` tRWA for tUSD: quote, EIP-712 signature, order. */
+export async function submitOrder(
+  endpoints: DevnetEndpoints,
+  funded: FundedWallet,
+  amount: string,
+): Promise<SubmittedSwap> {
+  const { apiUrl } = endpoints;
+  const { account, tokenIn, tokenOut } = funded;
   const amountIn = parseUnits(amount, tokenIn.decimals).toString();
 
   const quoted = await callApi<{ quotes: QuoteEntry[] }>(apiUrl, "/quote", {
@@ -104,21 +144,6 @@ export async function submitSwap(
   });
   const best = quoted.quotes[0];
   if (!best) throw new Error("no quote");
-
-  const approval = await callApi<{
-    cancel: { to: Address; data: Hex } | null;
-    approval: { to: Address; data: Hex } | null;
-  }>(apiUrl, "/check_approval", {
-    walletAddress: account.address,
-    chainId: endpoints.chainId,
-    token: tokenIn.token,
-    amount: amountIn,
-  });
-  for (const tx of [approval.cancel, approval.approval]) {
-    if (!tx) continue;
-    const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: 0n });
-    await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 100 });
-  }
 
   const { domain, value } = best.signatureData;
   const signature = await account.signTypedData({

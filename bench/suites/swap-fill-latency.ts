@@ -1,113 +1,208 @@
-// The fill-latency suite: on the devnet (`sluice serve` without a deployment, in its own process, a fresh data
-// directory, anvil mining a block a second), a few swaps as examples/swap.ts makes them; for each, the fill's
-// block (receipt → block: its timestamp, and when a watcher polling the RPC every 20 ms first saw it) and the
-// moment GET /orders?orderId= first answers `filled` (polled every 50 ms). Target: filled in the API within 2 s
-// of the fill block. On PostgreSQL and on PGlite. See bench/README.md.
+// The fill-latency suite (issue 25): from the fill's block being on the chain to the wallet's `filled` event on its
+// order stream, on the devnet (`sluice serve` without a deployment, in its own process, a fresh data directory and
+// database, anvil mining a block a second, the bundled solvers filling). A block is "on the chain" when a watcher
+// subscribed to newHeads over WebSocket on anvil receives it (a watcher polling eth_blockNumber cross-checks it);
+// the wallet funds itself once, then swaps one order at a time and reads `GET /orders/stream?orderId=` on each
+// replica. Three configurations: the devnet as it is (heads over WebSocket), with a second replica on the same
+// PostgreSQL database streaming the same orders, and heads polled every 250 ms without WebSocket. Targets judged
+// on PostgreSQL; PGlite shown. See bench/README.md.
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createPublicClient, type Hex, http, type PublicClient } from "viem";
+import { createPublicClient, http } from "viem";
+import { devAccount } from "../../src/devnet/accounts.ts";
+import { BUNDLED_SOLVERS } from "../../src/devnet/deployment.ts";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
-import { ownDatabase } from "../lib/bench-databases.ts";
+import { ownDatabase, pgliteDatabase } from "../lib/bench-databases.ts";
+import { type HeadWatcher, pollHeads, watchHeadsOverWebSocket } from "../lib/head-watchers.ts";
 import { loadAverage } from "../lib/machine.ts";
+import type { RunningProcess } from "../lib/processes.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
+import { listenSse, type ReceivedEvent, type SseListener } from "../lib/sse-listener.ts";
 import { runConditions } from "../lib/suite-report.ts";
-import { callApi, type DevnetEndpoints, devnetChain, submitSwap } from "./swap-fill-client.ts";
+import { type DevnetEndpoints, devnetChain, fundWallet, submitOrder } from "./swap-fill-client.ts";
 import {
   type FillLatencyReport,
   type FillLatencyRun,
-  type FillMeasurement,
+  type FillSample,
   formatFillLatencyReport,
+  type HeadsMode,
   judgeFillLatencyTargets,
 } from "./swap-fill-report.ts";
 import type { BenchSuite } from "./types.ts";
 
 export const FILL_LATENCY = {
-  swaps: 5,
+  fills: 20,
   amount: "100",
-  orderPollMs: 50,
-  blockPollMs: 20,
-  /** An order not filled by then counts as not filled. */
-  fillTimeoutMs: 60_000,
+  /** The cross-checking watcher's eth_blockNumber interval. */
+  pollWatcherMs: 20,
+  /** A fill not streamed by then counts as missed. */
+  fillTimeoutMs: 30_000,
 } as const;
+
+interface Configuration {
+  heads: HeadsMode;
+  /** The devnet's environment beyond the suite's. */
+  env: Record<string, string>;
+  /** A second replica streams the same orders (PostgreSQL only: PGlite is one process's database). */
+  replica: boolean;
+}
+
+const CONFIGURATIONS: readonly Configuration[] = [
+  { heads: "websocket", env: {}, replica: true },
+  { heads: "polling", env: { RPC_WS_URL: "off", BLOCK_POLL_MS: "250" }, replica: false },
+];
 
 export const fillLatencySuite: BenchSuite = {
   name: "fill-latency",
   description:
-    "on the devnet (1 s blocks): delay from a swap's fill block to GET /orders reporting it filled",
+    "on the devnet (1 s blocks): fill block seen over newHeads → the wallet's `filled` stream event; heads over WebSocket, a second replica, heads polled",
   async run(options) {
     const startedAt = new Date().toISOString();
     const loadAtStart = loadAverage();
     const runs: FillLatencyRun[] = [];
-    for (const kind of options.databases) runs.push(await runOnDatabase(kind));
+    for (const kind of options.databases) {
+      for (const configuration of CONFIGURATIONS) runs.push(await measureRun(kind, configuration));
+    }
     const report: FillLatencyReport = {
       suite: "fill-latency",
       ...runConditions(startedAt, loadAtStart, loadAverage()),
-      swaps: FILL_LATENCY.swaps,
+      fills: FILL_LATENCY.fills,
       amount: FILL_LATENCY.amount,
-      orderPollMs: FILL_LATENCY.orderPollMs,
-      blockPollMs: FILL_LATENCY.blockPollMs,
+      pollWatcherMs: FILL_LATENCY.pollWatcherMs,
       runs,
     };
     return { text: formatFillLatencyReport(report), json: report };
   },
 };
 
-async function runOnDatabase(kind: BenchDatabaseKind): Promise<FillLatencyRun> {
+async function measureRun(kind: BenchDatabaseKind, configuration: Configuration): Promise<FillLatencyRun> {
+  const loadAtStart = loadAverage();
   const scratch = mkdtempSync(join(tmpdir(), "sluice-bench-fill-"));
-  const database = ownDatabase(kind, "fill");
-  const dataDir = join(scratch, "data");
+  const dataDir = join(scratch, "a");
+  const database = kind === "postgres" ? ownDatabase(kind, "fill") : pgliteDatabase(dataDir);
+  const replica = configuration.replica && kind === "postgres";
+  const servers: RunningProcess[] = [];
+  const watchers: HeadWatcher[] = [];
+  const label = `${kind}, heads ${configuration.heads === "websocket" ? "over WebSocket" : "polled"}`;
   try {
     // A fresh chain and a fresh database each run: the devnet deploys its contracts into them.
     await database.reset();
-    const databaseEnv = kind === "postgres" ? database.serveEnv : { DATABASE_URL: "", DATA_DIR: dataDir };
+    const databaseEnv = kind === "postgres" ? database.serveEnv : { DATABASE_URL: "" };
     if (kind === "postgres") await (await database.open()).close();
-    const version = await database.version();
-    log(`${kind}: starting the devnet (sluice serve, DATA_DIR ${dataDir})`);
+    const databaseVersion = await database.version();
+    log(`${label}: starting the devnet (replica A)`);
     const started = performance.now();
-    const sluice = await startSluiceServer(
-      {
-        DEPLOYMENT: "",
-        DEPLOYMENT_FILE: "",
-        ...databaseEnv,
-        DATA_DIR: dataDir,
-      },
-      { logFile: join(scratch, "server.log") },
+    const a = await startSluiceServer(
+      { DEPLOYMENT: "", DEPLOYMENT_FILE: "", ...databaseEnv, DATA_DIR: dataDir, ...configuration.env },
+      { logFile: join(scratch, "a.log") },
     );
-    try {
-      const endpoints = await readEndpoints(dataDir);
-      const startupSeconds = (performance.now() - started) / 1000;
-      const client = createPublicClient({
-        chain: devnetChain(endpoints),
-        transport: http(endpoints.rpcUrl),
-        cacheTime: 0,
-      });
-      const watcher = watchBlocks(client);
-      try {
-        const swaps: FillMeasurement[] = [];
-        for (let index = 0; index < FILL_LATENCY.swaps; index++) {
-          log(`${kind}: swap ${index + 1} of ${FILL_LATENCY.swaps}`);
-          swaps.push(await measureSwap(endpoints, client, watcher));
-        }
-        const run: Omit<FillLatencyRun, "targets"> = {
-          kind,
-          databaseVersion: version,
-          startupSeconds,
-          blockIntervalMs: watcher.meanIntervalMs(),
-          swaps,
-          loadAverage: loadAverage(),
-        };
-        return { ...run, targets: judgeFillLatencyTargets(run) };
-      } finally {
-        watcher.stop();
-      }
-    } finally {
-      await sluice.stop();
+    servers.push(a);
+    const endpoints = await readEndpoints(dataDir);
+    const startupSeconds = (performance.now() - started) / 1000;
+    const webSocketUrl = endpoints.rpcUrl.replace(/^http/, "ws");
+    if (replica) {
+      log(`${label}: starting replica B on the devnet's deployment file and database`);
+      servers.push(
+        await startSluiceServer(
+          {
+            ...databaseEnv,
+            DEPLOYMENT: "",
+            DEPLOYMENT_FILE: join(dataDir, "devnet", "deployment.json"),
+            RPC_URLS: endpoints.rpcUrl,
+            // B follows heads as A does (it never indexes while A holds the lease).
+            ...(configuration.heads === "websocket" ? { RPC_WS_URL: webSocketUrl } : configuration.env),
+            PROTOCOL_SIGNER_KEY: devAccount(1).privateKey,
+            // Required off the devnet; B hands out no URL the bench follows.
+            PUBLIC_URL: "http://127.0.0.1",
+            DATA_DIR: join(scratch, "b"),
+            // B quotes for no one: the solvers' secrets are its own.
+            ...Object.fromEntries(
+              BUNDLED_SOLVERS.map((s) => [s.sharedSecretEnv, randomBytes(16).toString("hex")]),
+            ),
+          },
+          { logFile: join(scratch, "b.log") },
+        ),
+      );
     }
+    const heads = await watchHeadsOverWebSocket(webSocketUrl);
+    watchers.push(heads);
+    const polled = pollHeads(endpoints.rpcUrl, FILL_LATENCY.pollWatcherMs);
+    watchers.push(polled);
+
+    log(`${label}: funding the wallet`);
+    const wallet = await fundWallet(endpoints);
+    const fills: FillSample[] = [];
+    for (let index = 0; index < FILL_LATENCY.fills; index++) {
+      const swap = await submitOrder(endpoints, wallet, FILL_LATENCY.amount);
+      const streams = await Promise.all(
+        servers.map((server) => listenSse(`${server.baseUrl}/orders/stream?orderId=${swap.orderId}`)),
+      );
+      const filled = await Promise.all(streams.map((stream) => firstFill(stream)));
+      for (const stream of streams) stream.close();
+      const [onA, onB] = filled;
+      const fillBlock = onA ? fillBlockOf(onA) : onB ? fillBlockOf(onB) : null;
+      const sample: FillSample = {
+        orderId: swap.orderId,
+        solverId: swap.solverId,
+        submittedAt: swap.submittedAt,
+        fillBlock,
+        blockTimestampMs: null,
+        headSeenAt: fillBlock === null ? null : (heads.seenAt(BigInt(fillBlock)) ?? null),
+        polledSeenAt: fillBlock === null ? null : (polled.seenAt(BigInt(fillBlock)) ?? null),
+        filledOnA: onA?.receivedAt ?? null,
+        filledOnB: onB?.receivedAt ?? null,
+      };
+      fills.push(sample);
+      log(
+        `${label}: fill ${index + 1} of ${FILL_LATENCY.fills} in block ${fillBlock ?? "–"}: head seen → filled on A ` +
+          `${gap(sample.headSeenAt, sample.filledOnA)}${replica ? `, on B ${gap(sample.headSeenAt, sample.filledOnB)}` : ""}`,
+      );
+    }
+
+    // The blocks' timestamps, read once the fills are done (nothing timed waits on them).
+    const client = createPublicClient({ chain: devnetChain(endpoints), transport: http(endpoints.rpcUrl) });
+    for (const fill of fills) {
+      if (fill.fillBlock === null) continue;
+      const block = await client.getBlock({ blockNumber: BigInt(fill.fillBlock) });
+      fill.blockTimestampMs = Number(block.timestamp) * 1000;
+    }
+    const run: Omit<FillLatencyRun, "targets"> = {
+      kind,
+      databaseVersion,
+      heads: configuration.heads,
+      env: configuration.env,
+      replica,
+      startupSeconds,
+      blockIntervalMs: heads.meanIntervalMs(),
+      fills,
+      loadAverage: { start: loadAtStart, end: loadAverage() },
+    };
+    return { ...run, targets: judgeFillLatencyTargets(run) };
   } finally {
+    for (const watcher of watchers) watcher.stop();
+    for (const server of servers.reverse()) await server.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The `order` event moving the stream's order to filled (a fill seen only in the snapshot counts as missed). */
+function firstFill(stream: SseListener): Promise<ReceivedEvent | undefined> {
+  return stream.first(
+    (event) => event.event === "order" && event.data.includes('"orderStatus":"filled"'),
+    FILL_LATENCY.fillTimeoutMs,
+  );
+}
+
+function fillBlockOf(event: ReceivedEvent): number | null {
+  const record = JSON.parse(event.data) as { fillBlockNumber?: number | null };
+  return record.fillBlockNumber ?? null;
+}
+
+function gap(start: number | null, end: number | null): string {
+  return start === null || end === null ? "missed" : `${end - start} ms`;
 }
 
 /** The devnet writes this run's endpoints just after it starts serving. */
@@ -115,89 +210,6 @@ export async function readEndpoints(dataDir: string): Promise<DevnetEndpoints> {
   const file = join(dataDir, "devnet", "endpoints.json");
   for (let attempt = 0; attempt < 200 && !existsSync(file); attempt++) await sleep(50);
   return JSON.parse(readFileSync(file, "utf8")) as DevnetEndpoints;
-}
-
-interface BlockWatcher {
-  /** Epoch ms when the watcher first saw `number` as the latest block. */
-  seenAt(number: bigint): number | undefined;
-  meanIntervalMs(): number;
-  stop(): void;
-}
-
-/** Polls the latest block; records when each new block was first seen. */
-function watchBlocks(client: PublicClient): BlockWatcher {
-  const seen = new Map<bigint, number>();
-  let stopped = false;
-  void (async () => {
-    while (!stopped) {
-      try {
-        const block = await client.getBlock({ blockTag: "latest" });
-        if (!seen.has(block.number)) seen.set(block.number, Date.now());
-      } catch {
-        // the chain is going away, or a slow moment: try again
-      }
-      await sleep(FILL_LATENCY.blockPollMs);
-    }
-  })();
-  return {
-    seenAt: (number) => seen.get(number),
-    meanIntervalMs() {
-      const times = [...seen.values()].sort((a, b) => a - b);
-      if (times.length < 2) return Number.NaN;
-      return (times.at(-1)! - times[0]!) / (times.length - 1);
-    },
-    stop() {
-      stopped = true;
-    },
-  };
-}
-
-async function measureSwap(
-  endpoints: DevnetEndpoints,
-  client: PublicClient,
-  watcher: BlockWatcher,
-): Promise<FillMeasurement> {
-  const submitted = await submitSwap(endpoints, FILL_LATENCY.amount);
-  const deadline = Date.now() + FILL_LATENCY.fillTimeoutMs;
-  let status = "open";
-  let txHash: Hex | null = null;
-  let reportedAt = Number.NaN;
-  while (Date.now() < deadline) {
-    const listed = await callApi<{ orders: Array<{ orderStatus: string; txHash: Hex | null }> }>(
-      endpoints.apiUrl,
-      `/orders?orderId=${submitted.orderId}`,
-    );
-    const order = listed.orders[0];
-    if (order && order.orderStatus !== "open") {
-      reportedAt = Date.now();
-      status = order.orderStatus;
-      txHash = order.txHash;
-      break;
-    }
-    await sleep(FILL_LATENCY.orderPollMs);
-  }
-  if (status !== "filled" || !txHash) {
-    return {
-      ...submitted,
-      status,
-      txHash,
-      fillBlock: null,
-      blockTimestampMs: null,
-      blockSeenAt: null,
-      reportedAt,
-    };
-  }
-  const receipt = await client.getTransactionReceipt({ hash: txHash });
-  const block = await client.getBlock({ blockNumber: receipt.blockNumber });
-  return {
-    ...submitted,
-    status,
-    txHash,
-    fillBlock: Number(receipt.blockNumber),
-    blockTimestampMs: Number(block.timestamp) * 1000,
-    blockSeenAt: watcher.seenAt(receipt.blockNumber) ?? null,
-    reportedAt,
-  };
 }
 
 function log(message: string): void {

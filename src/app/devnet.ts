@@ -113,8 +113,7 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
         deployment: solvers.deployment,
         chainIdentity: chain.identity,
         rpcUrls: [chain.rpcUrl],
-        // anvil serves WebSocket on its HTTP port: heads are pushed, not polled.
-        webSocketUrl: env.RPC_WS_URL ?? chain.rpcUrl.replace(/^http/, "ws"),
+        ...devnetHeads(env, chain.rpcUrl),
         protocolSigner: chain.protocolSigner,
         solverSecrets: solvers.solverSecrets,
         faucet: chain.faucet,
@@ -161,6 +160,15 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
     }
     throw error;
   }
+}
+
+/**
+ * Where the devnet's heads come from: anvil serves WebSocket on its HTTP port, so they are pushed, not polled, unless
+ * RPC_WS_URL names another endpoint, or is `off` (polled every BLOCK_POLL_MS, as a deployment without one is).
+ */
+export function devnetHeads(env: Pick<Env, "RPC_WS_URL">, rpcUrl: string): { webSocketUrl?: string } {
+  if (env.RPC_WS_URL === "off") return {};
+  return { webSocketUrl: env.RPC_WS_URL ?? rpcUrl.replace(/^http/, "ws") };
 }
 
 /** Opens (unless given an open database) and prepares the service's database. */

@@ -193,7 +193,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
         {
           rpcTimeoutMs: env.RPC_TIMEOUT_MS,
           headPollMs: env.BLOCK_POLL_MS,
-          ...(env.RPC_WS_URL ? { webSocketUrl: env.RPC_WS_URL } : {}),
+          ...(env.RPC_WS_URL && env.RPC_WS_URL !== "off" ? { webSocketUrl: env.RPC_WS_URL } : {}),
           ...options.deployment,
         },
         {

@@ -5,18 +5,28 @@
 // resubscribed, with one warning per loss. Listeners are given the newest head number; what lies between it and the
 // head they saw before (a head missed while switching, a burst of blocks) is theirs to catch up, in order — the
 // indexer reads every block up to the head it is given.
-import { hexToBigInt } from "viem";
+import { type Hex, hexToBigInt } from "viem";
 import { getWebSocketRpcClient } from "viem/utils";
 import type { Logger } from "../logger.ts";
 import type { ChainPublicClient } from "./client.ts";
 
 export type HeadListener = (blockNumber: bigint) => void;
 
+/** A head's own fields, as a newHeads subscription pushes them. */
+export interface HeadBlock {
+  number: bigint;
+  hash: Hex;
+  parentHash: Hex;
+  timestamp: bigint;
+}
+
 export interface HeadSource {
   /** Calls `listener` with every new head's number (the newest only, when several arrived at once). */
   onHead(listener: HeadListener): () => void;
   /** `blockNumber` is the chain's head as of now: the last head seen, and nothing newer could have been missed. */
   isCurrent(blockNumber: bigint): boolean;
+  /** Head `blockNumber` itself when it was pushed with its fields (a subscription); undefined when only its number is known. */
+  pushedBlock(blockNumber: bigint): HeadBlock | undefined;
 }
 
 /** How often BLOCK_POLL_MS polls `eth_blockNumber` without a WebSocket subscription. */
@@ -43,13 +53,15 @@ type SocketClient = Awaited<ReturnType<typeof getWebSocketRpcClient>>;
 interface SubscriptionMessage {
   result?: unknown;
   error?: { message?: string };
-  params?: { result?: { number?: `0x${string}` } };
+  params?: { result?: { number?: Hex; hash?: Hex; parentHash?: Hex; timestamp?: Hex } };
 }
 
 export class HeadFollower implements HeadSource {
   readonly #id = ++followers;
   readonly #listeners = new Set<HeadListener>();
   #latest: bigint | undefined;
+  /** The last head a subscription pushed, with its fields. */
+  #pushed: HeadBlock | undefined;
   #stopped = true;
   /** Each subscription attempt's number: callbacks of an older one are ignored. */
   #attempt = 0;
@@ -77,6 +89,10 @@ export class HeadFollower implements HeadSource {
   onHead(listener: HeadListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  pushedBlock(blockNumber: bigint): HeadBlock | undefined {
+    return this.#pushed?.number === blockNumber ? this.#pushed : undefined;
   }
 
   isCurrent(blockNumber: bigint): boolean {
@@ -160,13 +176,23 @@ export class HeadFollower implements HeadSource {
           if (attempt !== this.#attempt) return;
           if (message.error) this.#lost(attempt, new Error(message.error.message ?? "eth_subscribe refused"));
           else if (typeof message.result === "string") this.#confirmed();
-          else if (message.params?.result?.number) this.#seen(hexToBigInt(message.params.result.number));
+          else if (message.params?.result?.number) this.#pushedHead(message.params.result);
         },
         onError: (error?: unknown) => this.#lost(attempt, error),
       });
     } catch (error) {
       this.#lost(attempt, error);
     }
+  }
+
+  /** A pushed head: its fields are kept (the indexer need not read the block again), then it is seen. */
+  #pushedHead(head: NonNullable<NonNullable<SubscriptionMessage["params"]>["result"]>): void {
+    const number = hexToBigInt(head.number!);
+    this.#pushed =
+      head.hash && head.parentHash && head.timestamp
+        ? { number, hash: head.hash, parentHash: head.parentHash, timestamp: hexToBigInt(head.timestamp) }
+        : undefined;
+    this.#seen(number);
   }
 
   #confirmed(): void {

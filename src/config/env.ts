@@ -30,10 +30,12 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   /** How long one RPC URL (RPC_URLS) gets to answer one request before the next is tried. */
   RPC_TIMEOUT_MS: milliseconds(100).default(DEFAULT_RPC_TIMEOUT_MS),
-  /** A WebSocket RPC endpoint: new heads are pushed from it (eth_subscribe newHeads) instead of polled. */
+  /**
+   * A WebSocket RPC endpoint: new heads are pushed from it (eth_subscribe newHeads) instead of polled. `off`: polled
+   * even on the devnet, which otherwise subscribes to its anvil.
+   */
   RPC_WS_URL: z
-    .string()
-    .regex(/^wss?:\/\/\S+$/, "must be a ws:// or wss:// URL")
+    .union([z.literal("off"), z.string().regex(/^wss?:\/\/\S+$/, "must be a ws:// or wss:// URL, or off")])
     .optional(),
   /** Without a subscription (no RPC_WS_URL, or it is lost): how often eth_blockNumber is polled for new heads. */
   BLOCK_POLL_MS: milliseconds(10).default(DEFAULT_BLOCK_POLL_MS),

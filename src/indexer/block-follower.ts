@@ -39,6 +39,11 @@ export interface BlockApplier<Read, Applied> {
   committed(applied: Applied): void;
 }
 
+interface AppliedBlock {
+  number: bigint;
+  hash: Hex;
+}
+
 export interface StepResult {
   indexedTo: bigint | null;
   blocks: number;
@@ -56,48 +61,81 @@ export interface BlockFollowerOptions<Read, Applied> {
 }
 
 export class BlockFollower<Read, Applied> {
+  /**
+   * The last block applied under the lease of epoch `epoch`, as stored: the one writer knows it without asking the
+   * database again. Forgotten on a new lease, a rewind, or a step that failed (what it wrote is then read back).
+   */
+  #last: { epoch: bigint; block: AppliedBlock | undefined } | undefined;
+
   constructor(private readonly options: BlockFollowerOptions<Read, Applied>) {}
 
-  /** Detects and rewinds a reorg, then applies up to MAX_BLOCKS_PER_STEP confirmed blocks, each under `lease`. */
-  async step(lease: IndexerLease): Promise<StepResult> {
-    const { client, confirmationDepth, applier } = this.options;
-    let last = await this.#lastApplied();
-    if (last) {
-      if ((await this.#canonicalHash(last.number)) !== last.hash) {
-        const forkPoint = await this.#rewind(lease);
-        return { indexedTo: forkPoint, blocks: 0, rewoundTo: forkPoint };
-      }
+  /**
+   * Detects and rewinds a reorg, then applies up to MAX_BLOCKS_PER_STEP confirmed blocks, each under `lease`. `head`
+   * is the chain's head when the caller has just learnt it (a new head pushed or polled); without it, it is read.
+   * `headBlock`, the head's own fields when they came with it, is used instead of reading that block.
+   */
+  async step(lease: IndexerLease, head?: bigint, headBlock?: FollowedBlock): Promise<StepResult> {
+    try {
+      return await this.#step(lease, head, headBlock);
+    } catch (error) {
+      this.#last = undefined;
+      throw error;
     }
+  }
+
+  // A head is indexed in as few round trips as it can be, one after another: every block applied is checked against
+  // the last one by its parent hash, so the last block is read again only when no new block will check it.
+  async #step(
+    lease: IndexerLease,
+    knownHead: bigint | undefined,
+    headBlock: FollowedBlock | undefined,
+  ): Promise<StepResult> {
+    const { client, confirmationDepth, applier } = this.options;
+    let last = await this.#lastApplied(lease);
     // The head is read before the applier looks at the stored state: a fill of an order created after this read
     // lands above it.
-    const head = await client.getBlockNumber({ cacheTime: 0 });
+    const head = knownHead ?? (await client.getBlockNumber({ cacheTime: 0 }));
     const target = head - BigInt(confirmationDepth);
     let next = last ? last.number + 1n : this.options.startBlock;
-    if (next > target) return { indexedTo: last?.number ?? null, blocks: 0 };
+    const lastLeftTheChain = async () =>
+      last !== undefined && (await this.#canonicalHash(last.number)) !== last.hash;
+    if (next > target) {
+      // No block to apply: a reorg of the last one applied (or a chain now shorter) is noticed here.
+      if (await lastLeftTheChain()) return this.#rewound(await this.#rewind(lease), 0);
+      return { indexedTo: last?.number ?? null, blocks: 0 };
+    }
 
     // Nothing to follow: jump to the confirmed head instead of walking every block.
-    if (!(await applier.needsEveryBlock()) && target - next > 1n) {
+    if (target - next > 1n && !(await applier.needsEveryBlock())) {
+      if (await lastLeftTheChain()) return this.#rewound(await this.#rewind(lease), 0);
       const block = await this.#block(target);
       await this.#write(lease, async (tx) => {
         await tx.insert(indexedBlocks).values(block);
         await this.#prune(tx, block.number);
       });
+      this.#remember(lease, block);
       return { indexedTo: target, blocks: 1 };
     }
 
     let blocks = 0;
     while (next <= target && blocks < MAX_BLOCKS_PER_STEP) {
-      const block = await this.#block(next);
-      if (last && block.parentHash !== last.hash) {
-        const forkPoint = await this.#rewind(lease);
-        return { indexedTo: forkPoint, blocks, rewoundTo: forkPoint };
-      }
+      const block = headBlock?.number === next ? headBlock : await this.#block(next);
+      if (last && block.parentHash !== last.hash) return this.#rewound(await this.#rewind(lease), blocks);
       await this.#applyBlock(lease, block);
       last = { number: block.number, hash: block.hash };
+      this.#remember(lease, last);
       next += 1n;
       blocks += 1;
     }
     return { indexedTo: last?.number ?? null, blocks };
+  }
+
+  #rewound(forkPoint: bigint, blocks: number): StepResult {
+    return { indexedTo: forkPoint, blocks, rewoundTo: forkPoint };
+  }
+
+  #remember(lease: IndexerLease, block: AppliedBlock): void {
+    this.#last = { epoch: lease.epoch, block: { number: block.number, hash: block.hash } };
   }
 
   /** One block in one transaction: recorded, applied, and the oldest kept block pruned. */
@@ -141,14 +179,17 @@ export class BlockFollower<Read, Applied> {
     }
   }
 
-  async #lastApplied(): Promise<{ number: bigint; hash: Hex } | undefined> {
+  async #lastApplied(lease: IndexerLease): Promise<AppliedBlock | undefined> {
+    if (this.#last?.epoch === lease.epoch) return this.#last.block;
     const rows = await this.options.database.db
       .select({ number: indexedBlocks.number, hash: indexedBlocks.hash })
       .from(indexedBlocks)
       .orderBy(desc(indexedBlocks.number))
       .limit(1);
     const row = rows[0];
-    return row ? { number: row.number, hash: row.hash as Hex } : undefined;
+    const block = row ? { number: row.number, hash: row.hash as Hex } : undefined;
+    this.#last = { epoch: lease.epoch, block };
+    return block;
   }
 
   async #prune(tx: DbTransaction, applied: bigint): Promise<void> {
@@ -163,6 +204,7 @@ export class BlockFollower<Read, Applied> {
    */
   async #rewind(lease: IndexerLease): Promise<bigint> {
     const { applier } = this.options;
+    this.#last = undefined;
     const stored = await this.options.database.db
       .select({ number: indexedBlocks.number, hash: indexedBlocks.hash })
       .from(indexedBlocks)

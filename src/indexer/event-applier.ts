@@ -78,10 +78,19 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
   }
 
   async read(block: FollowedBlock): Promise<BlockReads> {
-    const { client, reactor, settlement } = this.options;
-    const logs = await client.getLogs({ address: reactor, blockHash: block.hash });
+    const { client, reactor } = this.options;
+    // The block's events and its open orders' state are read side by side: neither needs the other.
+    const [logs, { open, funding, activity }] = await Promise.all([
+      client.getLogs({ address: reactor, blockHash: block.hash }),
+      this.#readOpenOrders(block),
+    ]);
     const events = parseEventLogs({ abi: reactorAbi, logs, strict: true });
-    const open = await settlement.open();
+    return { events, open, funding, activity, at: this.options.clock.now() };
+  }
+
+  /** The orders open before the block, their funding at it and their swappers' activity inside it. */
+  async #readOpenOrders(block: FollowedBlock): Promise<Omit<BlockReads, "events" | "at">> {
+    const open = await this.options.settlement.open();
     const [funding, activity] = await Promise.all([
       this.#funding.read(
         open.map((order) => ({
@@ -97,7 +106,7 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
       ),
       this.#activity.read(block, open),
     ]);
-    return { events, open, funding, activity, at: this.options.clock.now() };
+    return { open, funding, activity };
   }
 
   /** The block's events first, then the reconciler's judgement of every open order they did not touch. */

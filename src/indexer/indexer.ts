@@ -51,6 +51,8 @@ export class ReactorIndexer {
   #unfollow: (() => void) | undefined;
   /** A head arrived while a step ran: step again right after it. */
   #again = false;
+  /** The newest head the head source announced. */
+  #head: bigint | undefined;
   #lease: IndexerLease | null = null;
   #stopped = true;
 
@@ -98,7 +100,10 @@ export class ReactorIndexer {
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
-    this.#unfollow = this.options.heads?.onHead(() => this.#wake());
+    this.#unfollow = this.options.heads?.onHead((head) => {
+      this.#head = head;
+      this.#wake();
+    });
     this.#wake();
   }
 
@@ -169,8 +174,15 @@ export class ReactorIndexer {
   }
 
   async #stepUntilCaughtUp(lease: IndexerLease): Promise<void> {
+    // The head just announced saves asking for it again, while nothing newer can have been missed.
+    const head = this.#head;
+    let known = head !== undefined && this.options.heads?.isCurrent(head) ? head : undefined;
+    // A pushed head comes with its block's fields: the block need not be read again.
+    let block = known === undefined ? undefined : this.options.heads?.pushedBlock(known);
     for (;;) {
-      const result = await this.#follower.step(lease);
+      const result = await this.#follower.step(lease, known, block);
+      known = undefined;
+      block = undefined;
       if (this.#stopped) return;
       if (result.blocks < MAX_BLOCKS_PER_STEP) break;
     }

@@ -86,6 +86,14 @@ describe("HeadFollower", () => {
       }
       // Pushed, not polled (one read when the subscription was confirmed, at most).
       expect(counts.blockNumber - polls).toBeLessThanOrEqual(1);
+      // A pushed head comes with its block's fields: the indexer reads the block no more.
+      const third = await chain.publicClient.getBlock({ blockNumber: start + 3n });
+      expect(follower.pushedBlock(start + 3n)).toEqual({
+        number: third.number,
+        hash: third.hash,
+        parentHash: third.parentHash,
+        timestamp: third.timestamp,
+      });
 
       // The subscription cut: polling takes over at once, with one warning, and no head is missed.
       proxy.refuse();
@@ -94,6 +102,8 @@ describe("HeadFollower", () => {
         await chain.mine(1);
         await eventually(() => seen.at(-1) === start + BigInt(i), `head ${i} polled`);
       }
+      // A polled head is a number only.
+      expect(follower.pushedBlock(start + 6n)).toBeUndefined();
       // Resubscribing fails while the proxy refuses: still one warning.
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect(lines.filter((line) => line.level >= 40).map((line) => line.msg)).toEqual([
