@@ -155,7 +155,10 @@ const BpsSchema = z.number().int().min(0).max(10_000);
 export const PointsEngineConfigSchema = z
   .object({
     /** The points type the engine computes and /points serves (the spec's own type uses 48 decimals). */
-    pointsType: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "must be lowercase letters, digits, - or _").default("sluice"),
+    pointsType: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "must be lowercase letters, digits, - or _")
+      .default("sluice"),
     decimals: z.number().int().min(0).max(77).default(48),
     /** The first block whose stake earns points. */
     startBlock: BigIntegerSchema,
@@ -166,7 +169,7 @@ export const PointsEngineConfigSchema = z
     defaults: z
       .object({
         /** Points per USD per hour, at 1e48 scale (2.5e45 = 0.0025 points). */
-        ratePerUsdHour: BigIntegerSchema.default(2_500_000_000_000_000_000_000_000_000_000_000_000_000_000n),
+        ratePerUsdHour: BigIntegerSchema.default(25n * 10n ** 44n),
         operatorFeeBps: BpsSchema.default(300),
         networkShareBps: BpsSchema.default(0),
         curatorFeeBps: BpsSchema.default(0),
@@ -188,7 +191,16 @@ export const PointsEngineConfigSchema = z
           .object({
             address: AddressSchema,
             /** The subnetworks' identifiers (subnetwork = network << 96 | id); [0] by default. */
-            subnetworkIds: z.array(z.number().int().min(0).max(2 ** 32 - 1)).min(1).default([0]),
+            subnetworkIds: z
+              .array(
+                z
+                  .number()
+                  .int()
+                  .min(0)
+                  .max(2 ** 32 - 1),
+              )
+              .min(1)
+              .default([0]),
             ratePerUsdHour: BigIntegerSchema.optional(),
             operatorFeeBps: BpsSchema.optional(),
             networkShareBps: BpsSchema.optional(),
@@ -197,7 +209,15 @@ export const PointsEngineConfigSchema = z
       )
       .min(1),
     vaults: z
-      .array(z.object({ address: AddressSchema, curator: AddressSchema.optional(), curatorFeeBps: BpsSchema.optional() }).strict())
+      .array(
+        z
+          .object({
+            address: AddressSchema,
+            curator: AddressSchema.optional(),
+            curatorFeeBps: BpsSchema.optional(),
+          })
+          .strict(),
+      )
       .min(1),
     /** One Chainlink-style feed (USD) per collateral of the vaults in scope. */
     priceFeeds: z.array(z.object({ collateral: AddressSchema, feed: AddressSchema }).strict()),
@@ -212,9 +232,21 @@ export const PointsEngineConfigSchema = z
         seen.add(value);
       });
     };
-    unique(config.networks.map((n) => n.address), "networks", "network");
-    unique(config.vaults.map((v) => v.address), "vaults", "vault");
-    unique(config.priceFeeds.map((f) => f.collateral), "priceFeeds", "collateral");
+    unique(
+      config.networks.map((n) => n.address),
+      "networks",
+      "network",
+    );
+    unique(
+      config.vaults.map((v) => v.address),
+      "vaults",
+      "vault",
+    );
+    unique(
+      config.priceFeeds.map((f) => f.collateral),
+      "priceFeeds",
+      "collateral",
+    );
     const operatorFee = (bps: number | undefined) => bps ?? config.defaults.operatorFeeBps;
     const networkShare = (bps: number | undefined) => bps ?? config.defaults.networkShareBps;
     config.networks.forEach((network, index) => {
