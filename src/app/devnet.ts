@@ -137,10 +137,15 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
       // A fresh token each start, for the local operator's commands beside it (src/admin/token.ts).
       admin: { token: writeAdminToken(adminTokenPath(env.DATA_DIR)), dataDir: env.DATA_DIR },
       running: [
-        { name: "anvil", stop: () => chain.stop() },
+        {
+          name: "anvil",
+          // The points activity (started below, once the API serves) sends to anvil: it stops first.
+          stop: async () => {
+            await activity?.stop();
+            await chain.stop();
+          },
+        },
         { name: "bundled solvers", stop: () => solvers.stop() },
-        // Started below once the API serves; stopped before anvil.
-        { name: "devnet points activity", stop: async () => activity?.stop() },
       ],
     });
     // Once the API drains, a poll would meet a closing listener: the solvers stop polling first.
