@@ -71,6 +71,8 @@ export async function deployPointsContracts(options: DeployPointsOptions): Promi
       rpcUrls: options.rpcUrl,
       pollingIntervalMs,
       cacheTimeMs: 0,
+      // With automine a send answers once its block is mined: on a busy machine that can take seconds.
+      timeoutMs: 60_000,
       account: a.account,
     });
   // Fees fixed once (well above a local chain's base fee): no fee request before each of the many sends.
