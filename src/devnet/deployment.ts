@@ -122,7 +122,7 @@ export function devnetDeployment({
       finalityDepth: 2,
       startBlock: Number(core.startBlock),
       identityBlock: Number(core.reactorBlock),
-      pointsEngine: devnetPointsEngineSection(points.plan, points.startBlock),
+      pointsEngine: devnetPointsEngineSection(points.plan, points),
     },
     "devnet",
   );

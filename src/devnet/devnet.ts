@@ -178,7 +178,7 @@ export async function startDevnetChain(options: DevnetChainOptions): Promise<Dev
         reactorBlockHash: record.reactorBlockHash,
         reactor: record.core.reactor,
         deployedNow,
-        pointsStartBlock: Number(record.points!.startBlock),
+        pointsFirstBlock: Number(record.points!.firstBlock),
         startupMs,
         stateFile: files.anvilState,
         // anvil's well-known dev keys: public knowledge, for a local chain only.
@@ -195,7 +195,7 @@ export async function startDevnetChain(options: DevnetChainOptions): Promise<Dev
       genesisHash: record.genesisHash,
       identity: devnetIdentity(record),
       core: record.core,
-      points: { plan: pointsPlan(), startBlock: record.points!.startBlock, deployedNow: pointsDeployedNow },
+      points: { plan: pointsPlan(), ...record.points!, deployedNow: pointsDeployedNow },
       accounts,
       protocolSigner: accounts.protocol.account,
       faucet,
@@ -363,7 +363,11 @@ async function deployOrReuse(
     const started = performance.now();
     const points = await deployPointsContracts({ publicClient, rpcUrl, plan, pollingIntervalMs: 20 });
     logger.info(
-      { startBlock: Number(points.startBlock), ms: Math.round(performance.now() - started) },
+      {
+        firstBlock: Number(points.firstBlock),
+        readyBlock: Number(points.readyBlock),
+        ms: Math.round(performance.now() - started),
+      },
       "devnet: points contracts deployed",
     );
     return points;

@@ -1,6 +1,9 @@
 // The devnet deployment's `pointsEngine` section: the plan's networks, vaults (the points owner as their curator,
-// with the plan's fees) and feeds, from the block the points contracts were deployed in, a snapshot every 10 blocks.
+// with the plan's fees) and feeds, a snapshot every 10 blocks. The stake history is read from the first block of the
+// points deployment (historyFromBlock); points earn from the block it was complete in (startBlock), where the scope
+// (every vault, delegator and feed) can be read.
 import type { DeploymentInput } from "../deployment/schema.ts";
+import type { PointsDeployment } from "./points-deploy.ts";
 import type { PointsPlan } from "./points-plan.ts";
 
 /** Snapshots every 10 blocks: at a block a second, a new historical point every 10 seconds. */
@@ -8,11 +11,12 @@ export const DEVNET_POINTS_SNAPSHOT_EVERY = 10;
 
 export type PointsEngineInput = NonNullable<DeploymentInput["pointsEngine"]>;
 
-export function devnetPointsEngineSection(plan: PointsPlan, startBlock: bigint): PointsEngineInput {
+export function devnetPointsEngineSection(plan: PointsPlan, deployed: PointsDeployment): PointsEngineInput {
   return {
     pointsType: "sluice",
     decimals: 48,
-    startBlock: startBlock.toString(),
+    startBlock: deployed.readyBlock.toString(),
+    historyFromBlock: deployed.firstBlock.toString(),
     snapshotEveryBlocks: DEVNET_POINTS_SNAPSHOT_EVERY,
     defaults: {
       ratePerUsdHour: "2500000000000000000000000000000000000000000000",

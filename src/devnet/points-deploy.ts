@@ -45,8 +45,10 @@ import { type PointsActor, type PointsPlan, pointsActors } from "./points-plan.t
 const ACTOR_ETH = parseEther("1000");
 
 export interface PointsDeployment {
-  /** The block of the first points transaction: where the points engine starts reading. */
-  startBlock: bigint;
+  /** The block of the first points transaction: the stake history starts here (the engine's historyFromBlock). */
+  firstBlock: bigint;
+  /** A block by whose end every points contract exists and the first deposits are made: points earn from here. */
+  readyBlock: bigint;
 }
 
 export interface DeployPointsOptions {
@@ -99,7 +101,7 @@ export async function deployPointsContracts(options: DeployPointsOptions): Promi
     await Promise.all(sequences.map((sequence) => sequence()));
     await settle(everyone);
   };
-  const startBlock = (await publicClient.getBlockNumber()) + 1n;
+  const firstBlock = (await publicClient.getBlockNumber()) + 1n;
   const { contracts } = plan;
   const me = plan.owner.account.address;
   const expectAt = (planned: Address, actual: Address, what: string) => {
@@ -342,7 +344,7 @@ export async function deployPointsContracts(options: DeployPointsOptions): Promi
       }
     },
   ]);
-  return { startBlock };
+  return { firstBlock, readyBlock: await publicClient.getBlockNumber() };
 }
 
 /** The plan's contracts that must have code for a recorded points deployment to be reused. */

@@ -40,7 +40,7 @@ const DevnetRecordSchema = z
       reactorBlock: BlockNumberSchema,
     }),
     /** The points contracts (src/devnet/points-plan.ts: their addresses follow from the plan); absent before them. */
-    points: z.object({ startBlock: BlockNumberSchema }).strict().optional(),
+    points: z.object({ firstBlock: BlockNumberSchema, readyBlock: BlockNumberSchema }).strict().optional(),
   })
   .strict();
 
@@ -88,7 +88,14 @@ export function writeDevnetRecord(path: string, record: DevnetRecord): DevnetRec
       startBlock: record.core.startBlock.toString(),
       reactorBlock: record.core.reactorBlock.toString(),
     },
-    ...(record.points ? { points: { startBlock: record.points.startBlock.toString() } } : {}),
+    ...(record.points
+      ? {
+          points: {
+            firstBlock: record.points.firstBlock.toString(),
+            readyBlock: record.points.readyBlock.toString(),
+          },
+        }
+      : {}),
   };
   const normalized = DevnetRecordSchema.parse(json);
   writeJsonAtomically(path, normalized);
@@ -102,6 +109,8 @@ function fromJson({ core, points, ...rest }: z.output<typeof DevnetRecordSchema>
     reactorBlockHash: rest.reactorBlockHash as Hex,
     deployedAt: rest.deployedAt,
     core: { ...core, startBlock: BigInt(core.startBlock), reactorBlock: BigInt(core.reactorBlock) },
-    ...(points ? { points: { startBlock: BigInt(points.startBlock) } } : {}),
+    ...(points
+      ? { points: { firstBlock: BigInt(points.firstBlock), readyBlock: BigInt(points.readyBlock) } }
+      : {}),
   };
 }

@@ -54,7 +54,10 @@ describe("devnet points", () => {
 
   it("names them in the deployment's pointsEngine section, which the engine's schema accepts", () => {
     const section = devnet.bundled.deployment.pointsEngine!;
-    expect(section.startBlock).toBe(devnet.chain.points.startBlock);
+    // History from the deployment's first block; points (and the scope) from the block it was complete in.
+    expect(section.historyFromBlock).toBe(devnet.chain.points.firstBlock);
+    expect(section.startBlock).toBe(devnet.chain.points.readyBlock);
+    expect(section.startBlock).toBeGreaterThan(section.historyFromBlock!);
     expect(section).toMatchObject({ pointsType: "sluice", decimals: 48, snapshotEveryBlocks: 10 });
     expect(section.vaults.map((v) => v.address)).toEqual(plan.vaults.map((v) => lower(v.address)));
     expect(section.networks.map((n) => n.address)).toEqual(
@@ -121,7 +124,7 @@ describe("devnet points", () => {
     const blocks = await readStakeEvents(
       client,
       scope,
-      devnet.chain.points.startBlock,
+      devnet.chain.points.firstBlock,
       await client.getBlockNumber(),
     );
     const kinds = new Set(blocks.flatMap((b) => b.events.map((e) => e.kind)));

@@ -17,7 +17,7 @@ import { testERC20Abi } from "../../src/chain/abis.ts";
 import type { ChainPublicClient } from "../../src/chain/client.ts";
 import { PointsEngineConfigSchema } from "../../src/deployment/schema.ts";
 import { devnetPointsEngineSection } from "../../src/devnet/points-config.ts";
-import { deployPointsContracts } from "../../src/devnet/points-deploy.ts";
+import { deployPointsContracts, type PointsDeployment } from "../../src/devnet/points-deploy.ts";
 import { type PointsActor, pointsPlan } from "../../src/devnet/points-plan.ts";
 import {
   fullRestakeDelegatorAbi,
@@ -43,15 +43,13 @@ import { useTestChain } from "../support/anvil.ts";
 
 const plan = pointsPlan();
 const chain = useTestChain({ deploy: false });
-let startBlock: bigint;
-const config = () => PointsEngineConfigSchema.parse(devnetPointsEngineSection(plan, startBlock));
+let deployed: PointsDeployment;
+let firstBlock: bigint;
+const config = () => PointsEngineConfigSchema.parse(devnetPointsEngineSection(plan, deployed));
 
 beforeAll(async () => {
-  ({ startBlock } = await deployPointsContracts({
-    publicClient: chain.publicClient,
-    rpcUrl: chain.rpcUrl,
-    plan,
-  }));
+  deployed = await deployPointsContracts({ publicClient: chain.publicClient, rpcUrl: chain.rpcUrl, plan });
+  firstBlock = deployed.firstBlock;
 });
 
 const lower = (address: string) => address.toLowerCase() as Address;
@@ -117,6 +115,13 @@ describe("readScope", () => {
     );
   });
 
+  it("reads at the section's startBlock, as the engine does: the deployment is complete there", async () => {
+    const scope = await readScope(chain.publicClient, config(), config().startBlock);
+    expect(scope.vaults).toHaveLength(3);
+    // One block before the deployment's first, nothing of it exists: the scope cannot be read there.
+    await expect(readScope(chain.publicClient, config(), firstBlock - 1n)).rejects.toThrow(/points engine scope/);
+  });
+
   it("reads the feed's answer at the given block, not the latest", async () => {
     const before = await head();
     await send(plan.owner, plan.collaterals[2]!.feed, priceFeedAbi, "updateAnswer", [3_100n * 10n ** 18n]);
@@ -180,7 +185,7 @@ describe("readScope", () => {
 describe("readStakeEvents", () => {
   it("decodes the deployment: feeds, opt-ins, maximum and network limits, operator shares, deposits", async () => {
     const scope = await scopeNow();
-    const blocks = await readStakeEvents(chain.publicClient, scope, startBlock, await head());
+    const blocks = await readStakeEvents(chain.publicClient, scope, firstBlock, await head());
     const events = allEvents(blocks);
     const of = <K extends StakeEvent["kind"]>(kind: K) =>
       events.filter((e): e is Extract<StakeEvent, { kind: K }> => e.kind === kind);
@@ -328,9 +333,9 @@ describe("readStakeEvents", () => {
   it("splits a range the RPC refuses until it is accepted, with the same result", async () => {
     const scope = await scopeNow();
     const to = await head();
-    const expected = await readStakeEvents(chain.publicClient, scope, startBlock, to);
+    const expected = await readStakeEvents(chain.publicClient, scope, firstBlock, to);
     const fake = fakeRpc({ maxRange: 7 });
-    const split = await readStakeEvents(fake.client, scope, startBlock, to, { maxBlockRange: 1_000n });
+    const split = await readStakeEvents(fake.client, scope, firstBlock, to, { maxBlockRange: 1_000n });
     expect(split).toEqual(expected);
     expect(fake.refused).toBeGreaterThan(0);
     expect(Math.max(...fake.accepted)).toBeLessThanOrEqual(7);
@@ -341,11 +346,11 @@ describe("readStakeEvents", () => {
   it("fails by name when even one block is refused, and passes other errors through without splitting", async () => {
     const scope = await scopeNow();
     const refusing = fakeRpc({ maxRange: 0 });
-    await expect(readStakeEvents(refusing.client, scope, startBlock, startBlock + 3n)).rejects.toBeInstanceOf(
+    await expect(readStakeEvents(refusing.client, scope, firstBlock, firstBlock + 3n)).rejects.toBeInstanceOf(
       LogRangeRefusedError,
     );
     const down = fakeRpc({ failWith: "connect ECONNREFUSED 127.0.0.1:1" });
-    await expect(readStakeEvents(down.client, scope, startBlock, startBlock + 3n)).rejects.toThrow(
+    await expect(readStakeEvents(down.client, scope, firstBlock, firstBlock + 3n)).rejects.toThrow(
       /ECONNREFUSED/,
     );
     expect(down.getLogsCalls).toBe(1);
@@ -354,9 +359,9 @@ describe("readStakeEvents", () => {
   it("reads headers by hash only for blocks with events when logs carry no timestamp", async () => {
     const scope = await scopeNow();
     const to = await head();
-    const expected = await readStakeEvents(chain.publicClient, scope, startBlock, to);
+    const expected = await readStakeEvents(chain.publicClient, scope, firstBlock, to);
     const fake = fakeRpc({ stripTimestamps: true });
-    expect(await readStakeEvents(fake.client, scope, startBlock, to)).toEqual(expected);
+    expect(await readStakeEvents(fake.client, scope, firstBlock, to)).toEqual(expected);
     expect(fake.headersByHash.sort()).toEqual(expected.map((b) => b.hash).sort());
     expect(fake.otherHeaderReads).toBe(0);
   });
@@ -409,7 +414,7 @@ describe("readChainState", () => {
       plan.collaterals.map((c) => ({ collateral: lower(c.address), answer: c.initialPrice })),
     );
     // At an earlier block the state is that block's: before the first deposit, nothing is staked.
-    const blocks = await readStakeEvents(chain.publicClient, scope, startBlock, block);
+    const blocks = await readStakeEvents(chain.publicClient, scope, firstBlock, block);
     const firstDeposit = blocks.find((b) => b.events.some((e) => e.kind === "deposit"))!.number;
     const early = await readChainState(chain.publicClient, scope, { stakers, operators }, firstDeposit - 1n);
     expect(early.vaults.every((v) => v.activeStake === 0n)).toBe(true);
