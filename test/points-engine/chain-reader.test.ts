@@ -119,7 +119,9 @@ describe("readScope", () => {
     const scope = await readScope(chain.publicClient, config(), config().startBlock);
     expect(scope.vaults).toHaveLength(3);
     // One block before the deployment's first, nothing of it exists: the scope cannot be read there.
-    await expect(readScope(chain.publicClient, config(), firstBlock - 1n)).rejects.toThrow(/points engine scope/);
+    await expect(readScope(chain.publicClient, config(), firstBlock - 1n)).rejects.toThrow(
+      /points engine scope/,
+    );
   });
 
   it("reads the feed's answer at the given block, not the latest", async () => {
