@@ -1,0 +1,43 @@
+// The devnet deployment's `pointsEngine` section: the plan's networks, vaults (the points owner as their curator,
+// with the plan's fees) and feeds, a snapshot every 10 blocks. The stake history is read from the first block of the
+// points deployment (historyFromBlock); points earn from the block it was complete in (startBlock), where the scope
+// (every vault, delegator and feed) can be read.
+import type { DeploymentInput } from "../deployment/schema.ts";
+import type { PointsDeployment } from "./points-deploy.ts";
+import type { PointsPlan } from "./points-plan.ts";
+
+/** Snapshots every 10 blocks: at a block a second, a new historical point every 10 seconds. */
+export const DEVNET_POINTS_SNAPSHOT_EVERY = 10;
+
+export type PointsEngineInput = NonNullable<DeploymentInput["pointsEngine"]>;
+
+export function devnetPointsEngineSection(plan: PointsPlan, deployed: PointsDeployment): PointsEngineInput {
+  return {
+    pointsType: "sluice",
+    decimals: 48,
+    startBlock: deployed.readyBlock.toString(),
+    historyFromBlock: deployed.firstBlock.toString(),
+    snapshotEveryBlocks: DEVNET_POINTS_SNAPSHOT_EVERY,
+    defaults: {
+      ratePerUsdHour: "2500000000000000000000000000000000000000000000",
+      operatorFeeBps: 300,
+      networkShareBps: 0,
+      curatorFeeBps: 0,
+    },
+    contracts: { ...plan.contracts },
+    networks: plan.networks.map((network, index) => ({
+      address: network.account.address,
+      subnetworkIds: [0],
+      // The second network pays twice the default rate and keeps 5 % for itself.
+      ...(index === 1
+        ? { ratePerUsdHour: "5000000000000000000000000000000000000000000000", networkShareBps: 500 }
+        : {}),
+    })),
+    vaults: plan.vaults.map((vault) => ({
+      address: vault.address,
+      curator: plan.owner.account.address,
+      curatorFeeBps: vault.curatorFeeBps,
+    })),
+    priceFeeds: plan.collaterals.map((c) => ({ collateral: c.address, feed: c.feed })),
+  };
+}
