@@ -129,6 +129,136 @@ export const CooldownConfigSchema = z
       ctx.addIssue({ code: "custom", path: ["fades", "maxFades"], message: "must be below fades.window" });
   });
 
+/**
+ * A whole number that may exceed 2^53: a JSON number up to Number.MAX_SAFE_INTEGER, or a decimal string of any size
+ * (a number beyond 2^53 is refused, since JSON parsing has already rounded it); a bigint once parsed.
+ */
+const BigIntegerSchema = z.union([
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER, "beyond 2^53: write it as a decimal string")
+    .transform((value) => BigInt(value)),
+  z
+    .string()
+    .regex(/^\d+$/, { message: "must be a decimal integer string", abort: true })
+    .transform((value) => BigInt(value)),
+]);
+
+const BpsSchema = z.number().int().min(0).max(10_000);
+
+/**
+ * The own points type's engine (docs/points.md "Configuration"): which stake on chain earns points, at which rate,
+ * from which block. Absent: the deployment computes no points of its own.
+ */
+export const PointsEngineConfigSchema = z
+  .object({
+    /** The points type the engine computes and /points serves (the spec's own type uses 48 decimals). */
+    pointsType: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "must be lowercase letters, digits, - or _")
+      .default("sluice"),
+    decimals: z.number().int().min(0).max(77).default(48),
+    /** The first block whose stake earns points. */
+    startBlock: BigIntegerSchema,
+    /** A snapshot (served by /points/*\/{blockNumber}) at every block that is a multiple of this. */
+    snapshotEveryBlocks: z.number().int().min(1).max(1_000_000).default(200),
+    /** Blocks behind the head the engine stays; by default the deployment's confirmationDepth (the indexer's). */
+    confirmations: z.number().int().min(0).max(1000).optional(),
+    defaults: z
+      .object({
+        /** Points per USD per hour, at 1e48 scale (2.5e45 = 0.0025 points). */
+        ratePerUsdHour: BigIntegerSchema.default(2_500_000_000_000_000_000_000_000_000_000_000_000_000_000n),
+        operatorFeeBps: BpsSchema.default(300),
+        networkShareBps: BpsSchema.default(0),
+        curatorFeeBps: BpsSchema.default(0),
+      })
+      .strict()
+      .prefault({}),
+    contracts: z
+      .object({
+        networkRegistry: AddressSchema,
+        operatorRegistry: AddressSchema,
+        vaultFactory: AddressSchema,
+        operatorNetworkOptInService: AddressSchema,
+        operatorVaultOptInService: AddressSchema,
+      })
+      .strict(),
+    networks: z
+      .array(
+        z
+          .object({
+            address: AddressSchema,
+            /** The subnetworks' identifiers (subnetwork = network << 96 | id); [0] by default. */
+            subnetworkIds: z
+              .array(
+                z
+                  .number()
+                  .int()
+                  .min(0)
+                  .max(2 ** 32 - 1),
+              )
+              .min(1)
+              .default([0]),
+            ratePerUsdHour: BigIntegerSchema.optional(),
+            operatorFeeBps: BpsSchema.optional(),
+            networkShareBps: BpsSchema.optional(),
+          })
+          .strict(),
+      )
+      .min(1),
+    vaults: z
+      .array(
+        z
+          .object({
+            address: AddressSchema,
+            curator: AddressSchema.optional(),
+            curatorFeeBps: BpsSchema.optional(),
+          })
+          .strict(),
+      )
+      .min(1),
+    /** One Chainlink-style feed (USD) per collateral of the vaults in scope. */
+    priceFeeds: z.array(z.object({ collateral: AddressSchema, feed: AddressSchema }).strict()),
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    const unique = (values: string[], path: string, what: string) => {
+      const seen = new Set<string>();
+      values.forEach((value, index) => {
+        if (seen.has(value))
+          ctx.addIssue({ code: "custom", path: [path, index], message: `duplicate ${what} ${value}` });
+        seen.add(value);
+      });
+    };
+    unique(
+      config.networks.map((n) => n.address),
+      "networks",
+      "network",
+    );
+    unique(
+      config.vaults.map((v) => v.address),
+      "vaults",
+      "vault",
+    );
+    unique(
+      config.priceFeeds.map((f) => f.collateral),
+      "priceFeeds",
+      "collateral",
+    );
+    const operatorFee = (bps: number | undefined) => bps ?? config.defaults.operatorFeeBps;
+    const networkShare = (bps: number | undefined) => bps ?? config.defaults.networkShareBps;
+    config.networks.forEach((network, index) => {
+      if (operatorFee(network.operatorFeeBps) + networkShare(network.networkShareBps) > 10_000)
+        ctx.addIssue({
+          code: "custom",
+          path: ["networks", index],
+          message: "operatorFeeBps + networkShareBps must be at most 10000",
+        });
+    });
+  });
+
 export const DeploymentSchema = z
   .object({
     name: z.string().min(1),
@@ -172,6 +302,8 @@ export const DeploymentSchema = z
     solverClientShare: z.number().gt(0).max(1).default(DEFAULT_SOLVER_CLIENT_SHARE),
     // Absent: every field's own default (prefault parses `{}` through the schema).
     cooldown: CooldownConfigSchema.prefault({}),
+    /** The own points type's engine; absent, no points are computed here. */
+    pointsEngine: PointsEngineConfigSchema.optional(),
     /** Shipped networks state how many solvers and reserved ids an operator must configure. */
     expect: z
       .object({ solvers: z.number().int().min(0), reservedSolverIds: z.number().int().min(0) })
@@ -253,3 +385,4 @@ export type TokenConfig = z.output<typeof TokenConfigSchema>;
 export type InputTokenConfig = z.output<typeof InputTokenConfigSchema>;
 export type SolverConfig = z.output<typeof SolverConfigSchema>;
 export type CooldownConfig = z.output<typeof CooldownConfigSchema>;
+export type PointsEngineConfig = z.output<typeof PointsEngineConfigSchema>;
