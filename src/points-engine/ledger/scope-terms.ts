@@ -68,6 +68,17 @@ export function scopeTerms(scope: LedgerScope): ScopeTerms {
       });
     }
     checkBps(vault.curatorFeeBps, "curatorFeeBps", address);
+    // FullRestake delegators are out of scope, as in the points template: their stake is restaked to every
+    // network at once, so it cannot be split by stake in a network.
+    if (vault.delegatorType !== "networkRestake" && vault.delegatorType !== "operatorSpecific") {
+      throw new LedgerScopeError(
+        `Vault ${address} has a ${String(vault.delegatorType)} delegator, not counted`,
+        {
+          vault: address,
+          delegatorType: String(vault.delegatorType),
+        },
+      );
+    }
     if (vault.delegatorType === "operatorSpecific" && vault.operator === undefined) {
       throw new LedgerScopeError(`Operator-specific vault ${address} names no operator`, { vault: address });
     }
