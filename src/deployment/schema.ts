@@ -160,8 +160,13 @@ export const PointsEngineConfigSchema = z
       .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "must be lowercase letters, digits, - or _")
       .default("sluice"),
     decimals: z.number().int().min(0).max(77).default(48),
-    /** The first block whose stake earns points. */
-    startBlock: BigIntegerSchema,
+    /** The first block whose stake earns points (at least 1: the engine starts at the block before it). */
+    startBlock: BigIntegerSchema.refine((block) => block >= 1n, "must be at least 1"),
+    /**
+     * The first block whose events build the stake state, at or before startBlock (default: startBlock): stake
+     * deposited between it and startBlock earns from startBlock on. Set it to the vaults' deployment block.
+     */
+    historyFromBlock: BigIntegerSchema.refine((block) => block >= 1n, "must be at least 1").optional(),
     /** A snapshot (served by /points/*\/{blockNumber}) at every block that is a multiple of this. */
     snapshotEveryBlocks: z.number().int().min(1).max(1_000_000).default(200),
     /** Blocks behind the head the engine stays; by default the deployment's confirmationDepth (the indexer's). */

@@ -74,12 +74,15 @@ export async function deleteSnapshotsAbove(tx: SqlSession, forkPoint: bigint): P
 
 /** Every snapshot's header, ascending by block (the serving side's index of them). */
 export function listSnapshots(database: Database): Promise<SnapshotHeader[]> {
-  return listSnapshotsWhere(database, "order by block_number");
+  return listSnapshotsWhere(database, "order by points_engine_snapshots.block_number");
 }
 
 /** The newest snapshot's header; undefined before the first. */
 export async function lastSnapshot(database: Database): Promise<SnapshotHeader | undefined> {
-  const [row] = await listSnapshotsWhere(database, "order by block_number desc limit 1");
+  const [row] = await listSnapshotsWhere(
+    database,
+    "order by points_engine_snapshots.block_number desc limit 1",
+  );
   return row;
 }
 
