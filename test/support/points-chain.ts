@@ -67,15 +67,14 @@ export function setupEvents(): StakeEvent[] {
     const limit = 10n ** (index === 0 ? 15n : 27n);
     events.push({ kind: "maxNetworkLimit", vault, subnetwork: SUBNETWORK, amount: limit });
     events.push({ kind: "networkLimit", vault, subnetwork: SUBNETWORK, amount: limit });
-    OPERATORS.forEach((operator, i) =>
+    for (const [i, operator] of OPERATORS.entries())
       events.push({
         kind: "operatorNetworkShares",
         vault,
         subnetwork: SUBNETWORK,
         operator,
         shares: BigInt(i + 1),
-      }),
-    );
+      });
   }
   return events;
 }
