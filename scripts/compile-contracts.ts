@@ -27,6 +27,16 @@ export const ARTIFACT_CONTRACTS = [
   "TestUSDT",
   "TestVault",
   "TestERC1271Wallet",
+  "NetworkRegistry",
+  "OperatorRegistry",
+  "VaultFactory",
+  "OptInService",
+  "Vault",
+  "VaultTokenized",
+  "NetworkRestakeDelegator",
+  "OperatorSpecificDelegator",
+  "FullRestakeDelegator",
+  "PriceFeed",
 ] as const;
 export type ArtifactContract = (typeof ARTIFACT_CONTRACTS)[number];
 

@@ -1,7 +1,8 @@
-// The demo points dataset `npm start` serves: three points types (ours, "sluice", with 48 decimals, and two
-// partner types with 18) and a few hundred snapshots at different cadences, so "current" and "nearest
-// block" pick different blocks per type. Receivers join over time and accrue points snapshot after
-// snapshot; one vault is much larger than the rest. Generated from a fixed seed: every run is identical.
+// The demo points dataset `npm start` serves: two partner points types (18 decimals) and a couple of hundred
+// snapshots at different cadences, so "current" and "nearest block" pick different blocks per type. Receivers join
+// over time and accrue points snapshot after snapshot; one vault is much larger than the rest. Generated from a
+// fixed seed: every run is identical. The own type ("sluice", 48 decimals) is not generated: on the devnet the points
+// engine computes it from the stake on the devnet's chain (docs/points.md "On the devnet").
 import type { Address } from "viem";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
@@ -20,14 +21,6 @@ interface DemoPointsType {
 }
 
 const DEMO_TYPES: readonly DemoPointsType[] = [
-  {
-    name: "sluice",
-    decimals: 48,
-    firstBlock: 21_000_000,
-    blockInterval: 7_200,
-    snapshots: 120,
-    receivers: 120,
-  },
   {
     name: "primev",
     decimals: 18,

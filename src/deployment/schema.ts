@@ -174,7 +174,7 @@ export const PointsEngineConfigSchema = z
     defaults: z
       .object({
         /** Points per USD per hour, at 1e48 scale (2.5e45 = 0.0025 points). */
-        ratePerUsdHour: BigIntegerSchema.default(2_500_000_000_000_000_000_000_000_000_000_000_000_000_000n),
+        ratePerUsdHour: BigIntegerSchema.default(25n * 10n ** 44n),
         operatorFeeBps: BpsSchema.default(300),
         networkShareBps: BpsSchema.default(0),
         curatorFeeBps: BpsSchema.default(0),

@@ -40,16 +40,16 @@ describe.each(databaseKinds)("demo points (%s)", (kind) => {
     await database?.close();
   });
 
-  it("generates three points types, ours with 48 decimals, and a few hundred snapshots", async () => {
+  it("generates the two partner points types, not the own one, and a couple of hundred snapshots", async () => {
+    // The own type ("sluice") is the points engine's to compute, never generated.
     expect(await database.query("select name, decimals from points_types order by name")).toEqual([
       { name: "kalypso", decimals: 18 },
       { name: "primev", decimals: 18 },
-      { name: "sluice", decimals: 48 },
     ]);
     const [{ snapshots }] = (await database.query<{ snapshots: string }>(
       "select count(*)::text as snapshots from points_snapshots",
     )) as [{ snapshots: string }];
-    expect(Number(snapshots)).toBe(300);
+    expect(Number(snapshots)).toBe(180);
   });
 
   it("is deterministic and loads only into an empty dataset", async () => {
@@ -73,8 +73,8 @@ describe.each(databaseKinds)("demo points (%s)", (kind) => {
 
   it("gives every points route data to answer", async () => {
     const totals = PointsByVaultListSchema.parse((await app.inject("/api/v1/points/total/current")).json());
-    expect(totals.map((record) => record.points_type)).toEqual(["kalypso", "primev", "sluice"]);
-    const bigVault = totals[2]!.items.reduce((best, item) =>
+    expect(totals.map((record) => record.points_type)).toEqual(["kalypso", "primev"]);
+    const bigVault = totals[1]!.items.reduce((best, item) =>
       BigInt(item.points) > BigInt(best.points) ? item : best,
     );
 
@@ -97,6 +97,6 @@ describe.each(databaseKinds)("demo points (%s)", (kind) => {
     );
     // Different cadences: the same block resolves to a different snapshot block per type.
     const past = PointsByVaultListSchema.parse((await app.inject("/api/v1/points/total/21300000")).json());
-    expect(new Set(past.map((record) => record.last_block)).size).toBe(3);
+    expect(new Set(past.map((record) => record.last_block)).size).toBe(2);
   });
 });

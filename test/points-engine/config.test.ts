@@ -30,7 +30,7 @@ describe("pointsEngine configuration", () => {
       startBlock: 5n,
       snapshotEveryBlocks: 200,
       defaults: {
-        ratePerUsdHour: 2_500_000_000_000_000_000_000_000_000_000_000_000_000_000n,
+        ratePerUsdHour: 25n * 10n ** 44n,
         operatorFeeBps: 300,
         networkShareBps: 0,
         curatorFeeBps: 0,

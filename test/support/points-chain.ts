@@ -23,7 +23,7 @@ export const SCOPE: LedgerScope = {
     {
       address: NETWORK,
       subnetworks: [SUBNETWORK],
-      ratePerUsdHour: 2_500_000_000_000_000_000_000_000_000_000_000_000_000_000n,
+      ratePerUsdHour: 25n * 10n ** 44n,
       operatorFeeBps: 300,
       networkShareBps: 100,
     },
