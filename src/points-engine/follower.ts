@@ -31,7 +31,8 @@ export interface PointsFollowerOptions {
   clock: Clock;
   logger: Logger;
   chain: PointsChainSource;
-  ledgers: LedgerFactory;
+  /** The ledger factory over the scope, which is read from the chain once, on the first step that needs it. */
+  ledgers: () => Promise<LedgerFactory>;
   /** The first block whose stake earns points. */
   startBlock: bigint;
   /**
@@ -93,10 +94,11 @@ export class PointsFollower {
 
   async #step(lease: PointsEngineLease): Promise<FollowStep> {
     const { chain, confirmations, startBlock } = this.options;
+    const ledgers = await this.options.ledgers();
     const position = await readPosition(this.options.database);
     if (position) {
       const canonical = await chain.header(position.blockNumber);
-      if (canonical?.hash !== position.blockHash) return this.#rewind(lease, position.blockNumber);
+      if (canonical?.hash !== position.blockHash) return this.#rewind(lease, ledgers, position.blockNumber);
     }
     const head = await chain.headNumber();
     const target = head - BigInt(confirmations);
@@ -108,7 +110,7 @@ export class PointsFollower {
     const stepped: SteppedChanges[] = [];
     let from: bigint;
     if (position) {
-      ledger = this.#ledger ?? (await this.#restore(position.blockNumber));
+      ledger = this.#ledger ?? (await this.#restore(ledgers, position.blockNumber));
       from = position.blockNumber + 1n;
     } else {
       // The ledger starts at the block before the history's first; points accrue from the start block on, with the
@@ -116,7 +118,7 @@ export class PointsFollower {
       const history = this.#historyFrom();
       if (target < startBlock) return { position: null, target, blocks: 0, events: 0 };
       const origin = await this.#header(history - 1n);
-      ledger = this.options.ledgers.create({
+      ledger = ledgers.create({
         block: origin.number,
         timestamp: origin.timestamp,
         accrualStartBlock: startBlock - 1n,
@@ -218,9 +220,9 @@ export class PointsFollower {
     return header;
   }
 
-  async #restore(positionBlock: bigint): Promise<PointsLedgerApi> {
+  async #restore(ledgers: LedgerFactory, positionBlock: bigint): Promise<PointsLedgerApi> {
     const records = await this.#store.readRecords();
-    const ledger = this.options.ledgers.restore(records.map(ledgerRecord));
+    const ledger = ledgers.restore(records.map(ledgerRecord));
     if (ledger.position.block !== positionBlock)
       throw new Error(
         `the stored records are at block ${ledger.position.block}, the stored position at ${positionBlock}`,
@@ -232,13 +234,13 @@ export class PointsFollower {
    * The block at the position left the chain: back to the newest stepped block still on it, or — when none is (a
    * reorg deeper than the kept blocks) — to nothing, to compute again from the start block.
    */
-  async #rewind(lease: PointsEngineLease, from: bigint): Promise<FollowStep> {
+  async #rewind(lease: PointsEngineLease, ledgers: LedgerFactory, from: bigint): Promise<FollowStep> {
     const target = (await this.options.chain.headNumber()) - BigInt(this.options.confirmations);
     for (const block of await steppedBlocksNewestFirst(this.options.database.db)) {
       if ((await this.options.chain.header(block.number))?.hash !== block.hash) continue;
       let restored: PointsLedgerApi | undefined;
       await this.#store.rewind(lease, block, (records) => {
-        restored = this.options.ledgers.restore(records.map(ledgerRecord));
+        restored = ledgers.restore(records.map(ledgerRecord));
         const snapshot = restored.snapshot();
         return { emitted: snapshot.emitted, current: amountsOf(snapshot) };
       });
@@ -257,6 +259,7 @@ export class PointsFollower {
 
   /** Rewinds to the newest kept block at or below `block` (or to nothing): `backfill --from`. */
   async rewindTo(lease: PointsEngineLease, block: bigint): Promise<bigint | null> {
+    const ledgers = await this.options.ledgers();
     const kept = (await steppedBlocksNewestFirst(this.options.database.db)).find((b) => b.number <= block);
     const position = await readPosition(this.options.database);
     if (position && position.blockNumber <= block) return position.blockNumber;
@@ -267,7 +270,7 @@ export class PointsFollower {
     }
     let restored: PointsLedgerApi | undefined;
     await this.#store.rewind(lease, kept, (records) => {
-      restored = this.options.ledgers.restore(records.map(ledgerRecord));
+      restored = ledgers.restore(records.map(ledgerRecord));
       const snapshot = restored.snapshot();
       return { emitted: snapshot.emitted, current: amountsOf(snapshot) };
     });

@@ -43,7 +43,7 @@ export function followerOn(
     clock: new ManualClock(),
     logger: silentLogger(),
     chain,
-    ledgers: scopedLedgers,
+    ledgers: async () => scopedLedgers,
     startBlock: 2n,
     historyFromBlock: 1n,
     confirmations: 0,
