@@ -292,8 +292,7 @@ export class PointsLedger implements PointsLedgerApi, OptIns {
         book.settle(t, accrualFrom);
         book.fold();
         book.addShares(event.staker, event.shares);
-        book.activeStake += event.amount;
-        book.recomputeRates(this.#price(book), this);
+        book.setActiveStake(book.activeStake + event.amount, this.#price(book), this);
         return;
       }
       case "withdraw": {
@@ -309,8 +308,7 @@ export class PointsLedger implements PointsLedgerApi, OptIns {
         book.settle(t, accrualFrom);
         book.fold();
         book.removeShares(event.staker, event.burnedShares);
-        book.activeStake -= event.amount;
-        book.recomputeRates(this.#price(book), this);
+        book.setActiveStake(book.activeStake - event.amount, this.#price(book), this);
         return;
       }
       case "slash": {
@@ -318,9 +316,11 @@ export class PointsLedger implements PointsLedgerApi, OptIns {
         if (book === undefined) return;
         book.settle(t, accrualFrom);
         // The slashed amount comes out of active stake (the model has no withdrawal queue to share it with).
-        book.activeStake -= minOf(event.slashedAmount, book.activeStake);
-        this.#changes.add(book);
-        book.recomputeRates(this.#price(book), this);
+        book.setActiveStake(
+          book.activeStake - minOf(event.slashedAmount, book.activeStake),
+          this.#price(book),
+          this,
+        );
         return;
       }
       case "shareTransfer": {

@@ -268,6 +268,20 @@ export class VaultBook implements Persisted {
     this.changes.add(this);
   }
 
+  /** Sets active stake (settled before) and recomputes the rates unless every subnetwork's limit binds both ways. */
+  setActiveStake(activeStake: bigint, answer: bigint, optIns: OptIns): void {
+    const lower = minOf(this.activeStake, activeStake);
+    this.activeStake = activeStake;
+    this.changes.add(this);
+    for (const book of this.#subnetworkList) {
+      // min(stake, limit) is the limit before and after when the limit is at most the lower of the two.
+      if (book.limit > lower) {
+        this.recomputeRates(answer, optIns);
+        return;
+      }
+    }
+  }
+
   subnetwork(subnetwork: Hex, network: NetworkTerms): SubnetworkBook {
     let book = this.subnetworks.get(subnetwork);
     if (book === undefined) {
@@ -329,7 +343,7 @@ export class VaultBook implements Persisted {
             entry.optInEpoch = optIns.optInEpoch;
           }
           if (!entry.optedIn) continue;
-          const stake = (entry.shares * base) / book.totalShares;
+          const stake = entry.shares === book.totalShares ? base : (entry.shares * base) / book.totalShares;
           const pairUsd = divisor === 1n ? stake * priceFactor : (stake * priceFactor) / divisor;
           if (pairUsd === 0n) continue;
           usd += pairUsd;
