@@ -304,12 +304,6 @@ export class VaultBook implements Persisted {
     this.changes.add(entry);
   }
 
-  /** Operators that can hold stake here: those with shares in some subnetwork, or the operator-specific one. */
-  *candidateOperators(): Iterable<Address> {
-    if (this.terms.operator !== null) yield this.terms.operator;
-    for (const book of this.subnetworks.values()) yield* book.operatorShares.keys();
-  }
-
   /**
    * Recomputes every numerator's growth per second from the state, with core's delegated stake: NetworkRestake
    * `operatorShares × min(activeStake, networkLimit) / totalOperatorShares`, OperatorSpecific
@@ -387,10 +381,6 @@ export class VaultBook implements Persisted {
   }
 
   // Reads at a time t ≥ settledAt: nothing is mutated, so reading never changes what later steps compute.
-
-  emittedAt(t: bigint, accrualFrom: bigint | null): bigint {
-    return (this.emittedNumerator + this.emittedRate * this.#elapsed(t, accrualFrom)) / POINTS_DENOMINATOR;
-  }
 
   /** Per receiver type totals at t; the staker type holds the vault's rounding receiver. */
   totalsAt(t: bigint, accrualFrom: bigint | null): { emitted: bigint; byType: PointsByType } {
