@@ -24,7 +24,7 @@ import { LedgerEventError, LedgerRecordError, LedgerStepError, LedgerUnknownVaul
 import {
   bigintField,
   booleanField,
-  type ChangeSet,
+  ChangeSet,
   keyParts,
   optionalBigintField,
   type Persisted,
@@ -34,6 +34,8 @@ import { type ScopeTerms, scopeTerms } from "./scope-terms.ts";
 import { type OptIns, type SubnetworkBook, VaultBook } from "./vault-book.ts";
 
 class OptInEntry implements Persisted {
+  pending = false;
+
   constructor(
     readonly service: "network" | "vault",
     readonly operator: Address,
@@ -51,6 +53,8 @@ class OptInEntry implements Persisted {
 }
 
 class PriceEntry implements Persisted {
+  pending = false;
+
   constructor(
     readonly collateral: Address,
     public answer: bigint,
@@ -62,6 +66,8 @@ class PriceEntry implements Persisted {
 }
 
 class PositionEntry implements Persisted {
+  pending = false;
+
   constructor(
     public block: bigint,
     public timestamp: bigint,
@@ -86,15 +92,18 @@ class PositionEntry implements Persisted {
 
 export class PointsLedger implements PointsLedgerApi, OptIns {
   readonly #terms: ScopeTerms;
-  readonly #changes: ChangeSet = new Set();
+  readonly #changes = new ChangeSet();
   readonly #position: PositionEntry;
   readonly #vaults = new Map<Address, VaultBook>();
   readonly #vaultsByCollateral = new Map<Address, VaultBook[]>();
   /** Vaults where an operator can hold stake: for opt-in changes to the network side. */
   readonly #vaultsByOperator = new Map<Address, Set<VaultBook>>();
-  readonly #networkOptIns = new Map<string, OptInEntry>();
-  readonly #vaultOptIns = new Map<string, OptInEntry>();
+  /** Operator → network → opt-in. */
+  readonly #networkOptIns = new Map<Address, Map<Address, OptInEntry>>();
+  /** Operator → vault → opt-in. */
+  readonly #vaultOptIns = new Map<Address, Map<Address, OptInEntry>>();
   readonly #prices = new Map<Address, PriceEntry>();
+  #optInEpoch = 0;
 
   private constructor(terms: ScopeTerms, position: PositionEntry) {
     this.#terms = terms;
@@ -195,10 +204,7 @@ export class PointsLedger implements PointsLedgerApi, OptIns {
   }
 
   takeChanges(): LedgerRecord[] {
-    const records: LedgerRecord[] = [];
-    for (const changed of this.#changes) records.push(changed.record());
-    this.#changes.clear();
-    return records;
+    return this.#changes.take();
   }
 
   records(): LedgerRecord[] {
@@ -215,8 +221,10 @@ export class PointsLedger implements PointsLedgerApi, OptIns {
       for (const accrual of book.networks.values())
         if (accrual.numerator !== 0n) records.push(accrual.record());
     }
-    for (const entry of this.#networkOptIns.values()) records.push(entry.record());
-    for (const entry of this.#vaultOptIns.values()) records.push(entry.record());
+    for (const optIns of [this.#networkOptIns, this.#vaultOptIns]) {
+      for (const targets of optIns.values())
+        for (const entry of targets.values()) records.push(entry.record());
+    }
     for (const entry of this.#prices.values()) records.push(entry.record());
     return records;
   }
@@ -263,11 +271,15 @@ export class PointsLedger implements PointsLedgerApi, OptIns {
     return out;
   }
 
+  get optInEpoch(): number {
+    return this.#optInEpoch;
+  }
+
   /** OptIns: an operator's stake counts only while it is opted in to the network and to the vault. */
   isOptedIn(operator: Address, network: Address, vault: Address): boolean {
     return (
-      this.#networkOptIns.get(`${operator}:${network}`)?.optedIn === true &&
-      this.#vaultOptIns.get(`${operator}:${vault}`)?.optedIn === true
+      this.#networkOptIns.get(operator)?.get(network)?.optedIn === true &&
+      this.#vaultOptIns.get(operator)?.get(vault)?.optedIn === true
     );
   }
 
@@ -280,8 +292,7 @@ export class PointsLedger implements PointsLedgerApi, OptIns {
         book.settle(t, accrualFrom);
         book.fold();
         book.addShares(event.staker, event.shares);
-        book.activeStake += event.amount;
-        book.recomputeRates(this.#price(book), this);
+        book.setActiveStake(book.activeStake + event.amount, this.#price(book), this);
         return;
       }
       case "withdraw": {
@@ -297,8 +308,7 @@ export class PointsLedger implements PointsLedgerApi, OptIns {
         book.settle(t, accrualFrom);
         book.fold();
         book.removeShares(event.staker, event.burnedShares);
-        book.activeStake -= event.amount;
-        book.recomputeRates(this.#price(book), this);
+        book.setActiveStake(book.activeStake - event.amount, this.#price(book), this);
         return;
       }
       case "slash": {
@@ -306,9 +316,11 @@ export class PointsLedger implements PointsLedgerApi, OptIns {
         if (book === undefined) return;
         book.settle(t, accrualFrom);
         // The slashed amount comes out of active stake (the model has no withdrawal queue to share it with).
-        book.activeStake -= minOf(event.slashedAmount, book.activeStake);
-        this.#changes.add(book);
-        book.recomputeRates(this.#price(book), this);
+        book.setActiveStake(
+          book.activeStake - minOf(event.slashedAmount, book.activeStake),
+          this.#price(book),
+          this,
+        );
         return;
       }
       case "shareTransfer": {
@@ -395,13 +407,18 @@ export class PointsLedger implements PointsLedgerApi, OptIns {
   }
 
   #optInEntry(service: "network" | "vault", operator: Address, target: Address): OptInEntry {
-    const map = service === "network" ? this.#networkOptIns : this.#vaultOptIns;
-    const key = `${operator}:${target}`;
-    let entry = map.get(key);
+    const optIns = service === "network" ? this.#networkOptIns : this.#vaultOptIns;
+    let targets = optIns.get(operator);
+    if (targets === undefined) {
+      targets = new Map();
+      optIns.set(operator, targets);
+    }
+    let entry = targets.get(target);
     if (entry === undefined) {
       entry = new OptInEntry(service, operator, target, false);
-      map.set(key, entry);
+      targets.set(target, entry);
     }
+    this.#optInEpoch++;
     this.#changes.add(entry);
     return entry;
   }

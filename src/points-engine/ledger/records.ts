@@ -17,11 +17,35 @@ export const RECORD_KINDS = {
 
 /** A piece of ledger state that persists as one record. */
 export interface Persisted {
+  /** Listed in the change set since the last take. */
+  pending: boolean;
   record(): LedgerRecord;
 }
 
-/** The state objects changed since the last `takeChanges()`. */
-export type ChangeSet = Set<Persisted>;
+/** The state objects changed since the last take: a flag and a list, cheaper than a set on the hot path. */
+export class ChangeSet {
+  #pending: Persisted[] = [];
+
+  add(changed: Persisted): void {
+    if (changed.pending) return;
+    changed.pending = true;
+    this.#pending.push(changed);
+  }
+
+  take(): LedgerRecord[] {
+    const records = this.#pending.map((changed) => {
+      changed.pending = false;
+      return changed.record();
+    });
+    this.#pending = [];
+    return records;
+  }
+
+  clear(): void {
+    for (const changed of this.#pending) changed.pending = false;
+    this.#pending = [];
+  }
+}
 
 export function bigintField(record: LedgerRecord, field: string): bigint {
   const value = record.value[field];

@@ -6,14 +6,7 @@
 // P = floor(stakers numerator / POINTS_DENOMINATOR) is shared by active shares through an index that only moves
 // when the shares change (at the vault's share events), at STAKER_INDEX_SCALE extra precision; a staker settles
 // only at its own balance changes. Nothing here depends on which event-free blocks the caller stepped at.
-import {
-  BPS,
-  minOf,
-  type NetworkWeights,
-  POINTS_DENOMINATOR,
-  type UsdConversion,
-  usdStake,
-} from "../formula.ts";
+import { BPS, minOf, type NetworkWeights, POINTS_DENOMINATOR, type UsdConversion } from "../formula.ts";
 import type { Address, DelegatorType, Hex, LedgerRecord, PointsByType, ReceiverPoints } from "../model.ts";
 import { LedgerEventError } from "./errors.ts";
 import { type ChangeSet, type Persisted, RECORD_KINDS } from "./records.ts";
@@ -29,10 +22,19 @@ export interface NetworkTerms {
 
 /** Opt-in lookups of the ledger. */
 export interface OptIns {
+  /** Changes whenever any opt-in changes, so an answer can be kept until then. */
+  readonly optInEpoch: number;
   isOptedIn(operator: Address, network: Address, vault: Address): boolean;
 }
 
 export class OperatorShares implements Persisted {
+  pending = false;
+  /** The operator's accrual in this vault, once its stake has counted. */
+  accrual: ReceiverAccrual | null = null;
+  /** Whether the operator is opted in to the network and the vault, as of `optInEpoch`. */
+  optedIn = false;
+  optInEpoch = -1;
+
   constructor(
     readonly vault: Address,
     readonly subnetwork: Hex,
@@ -50,10 +52,15 @@ export class OperatorShares implements Persisted {
 }
 
 export class SubnetworkBook implements Persisted {
+  pending = false;
   maxLimit: bigint | null = null;
   limit = 0n;
   readonly operatorShares = new Map<Address, OperatorShares>();
+  /** The same entries as `operatorShares`, for iteration on the hot path. */
+  readonly operatorShareList: OperatorShares[] = [];
   totalShares = 0n;
+  /** The network's accrual in this vault, once its share has counted. */
+  networkAccrual: ReceiverAccrual | null = null;
 
   constructor(
     readonly vault: Address,
@@ -75,6 +82,7 @@ export class SubnetworkBook implements Persisted {
 
 /** An operator's or a network's cumulative numerator in one vault. */
 export class ReceiverAccrual implements Persisted {
+  pending = false;
   numerator = 0n;
   /** Numerator growth per second with the vault's current stake. */
   rate = 0n;
@@ -95,6 +103,7 @@ export class ReceiverAccrual implements Persisted {
 }
 
 export class StakerBook implements Persisted {
+  pending = false;
   shares = 0n;
   /** Points × STAKER_INDEX_SCALE settled up to `indexAt`: exact, floored only when read. */
   scaled = 0n;
@@ -132,6 +141,7 @@ export interface VaultTerms {
 }
 
 export class VaultBook implements Persisted {
+  pending = false;
   activeStake = 0n;
   /** Σ of the stakers' active shares. */
   activeShares = 0n;
@@ -147,8 +157,11 @@ export class VaultBook implements Persisted {
   index = 0n;
   poolAtFold = 0n;
   readonly subnetworks = new Map<Hex, SubnetworkBook>();
+  readonly #subnetworkList: SubnetworkBook[] = [];
   readonly operators = new Map<Address, ReceiverAccrual>();
   readonly networks = new Map<Address, ReceiverAccrual>();
+  /** Operators' and networks' accruals together, for settling on the hot path. */
+  readonly #accruals: ReceiverAccrual[] = [];
   readonly stakers = new Map<Address, StakerBook>();
 
   constructor(
@@ -190,12 +203,7 @@ export class VaultBook implements Persisted {
       this.emittedNumerator += this.emittedRate * dt;
       this.curatorNumerator += this.curatorRate * dt;
       this.stakersNumerator += this.stakersRate * dt;
-      for (const accrual of this.operators.values()) {
-        if (accrual.rate === 0n) continue;
-        accrual.numerator += accrual.rate * dt;
-        this.changes.add(accrual);
-      }
-      for (const accrual of this.networks.values()) {
+      for (const accrual of this.#accruals) {
         if (accrual.rate === 0n) continue;
         accrual.numerator += accrual.rate * dt;
         this.changes.add(accrual);
@@ -260,11 +268,26 @@ export class VaultBook implements Persisted {
     this.changes.add(this);
   }
 
+  /** Sets active stake (settled before) and recomputes the rates unless every subnetwork's limit binds both ways. */
+  setActiveStake(activeStake: bigint, answer: bigint, optIns: OptIns): void {
+    const lower = minOf(this.activeStake, activeStake);
+    this.activeStake = activeStake;
+    this.changes.add(this);
+    for (const book of this.#subnetworkList) {
+      // min(stake, limit) is the limit before and after when the limit is at most the lower of the two.
+      if (book.limit > lower) {
+        this.recomputeRates(answer, optIns);
+        return;
+      }
+    }
+  }
+
   subnetwork(subnetwork: Hex, network: NetworkTerms): SubnetworkBook {
     let book = this.subnetworks.get(subnetwork);
     if (book === undefined) {
       book = new SubnetworkBook(this.terms.address, subnetwork, network);
       this.subnetworks.set(subnetwork, book);
+      this.#subnetworkList.push(book);
     }
     return book;
   }
@@ -274,16 +297,11 @@ export class VaultBook implements Persisted {
     if (entry === undefined) {
       entry = new OperatorShares(this.terms.address, book.subnetwork, operator, 0n);
       book.operatorShares.set(operator, entry);
+      book.operatorShareList.push(entry);
     }
     book.totalShares += shares - entry.shares;
     entry.shares = shares;
     this.changes.add(entry);
-  }
-
-  /** Operators that can hold stake here: those with shares in some subnetwork, or the operator-specific one. */
-  *candidateOperators(): Iterable<Address> {
-    if (this.terms.operator !== null) yield this.terms.operator;
-    for (const book of this.subnetworks.values()) yield* book.operatorShares.keys();
   }
 
   /**
@@ -293,40 +311,46 @@ export class VaultBook implements Persisted {
    * vault. Call after `settle`.
    */
   recomputeRates(answer: bigint, optIns: OptIns): void {
-    for (const accrual of this.operators.values()) accrual.rate = 0n;
-    for (const accrual of this.networks.values()) accrual.rate = 0n;
+    for (const accrual of this.#accruals) accrual.rate = 0n;
     let emitted = 0n;
     let vaultPart = 0n;
     const { conversion, address } = this.terms;
-    for (const book of this.subnetworks.values()) {
+    // usd(stake) = stake × priceFactor / divisor, the formula's usdStake with the price folded in once.
+    const priceFactor = answer > 0n ? answer * conversion.multiplier : 0n;
+    const divisor = conversion.divisor;
+    for (const book of this.#subnetworkList) {
       const base = minOf(this.activeStake, book.limit);
-      if (base === 0n || answer <= 0n) continue;
+      if (base === 0n || priceFactor === 0n) continue;
       const network = book.network;
       let usd = 0n;
       if (this.terms.delegatorType === "operatorSpecific") {
         const operator = this.terms.operator;
         if (operator === null || !optIns.isOptedIn(operator, network.address, address)) continue;
-        usd = usdStake(base, answer, conversion);
-        if (usd !== 0n)
-          this.#accrual(this.operators, RECORD_KINDS.operatorPoints, operator).rate +=
-            network.weights.operator * usd;
+        usd = divisor === 1n ? base * priceFactor : (base * priceFactor) / divisor;
+        if (usd !== 0n) this.accrual("operator", operator).rate += network.weights.operator * usd;
       } else {
         if (book.totalShares === 0n) continue;
-        for (const entry of book.operatorShares.values()) {
-          if (entry.shares === 0n || !optIns.isOptedIn(entry.operator, network.address, address)) continue;
-          const pairUsd = usdStake((entry.shares * base) / book.totalShares, answer, conversion);
+        for (const entry of book.operatorShareList) {
+          if (entry.shares === 0n) continue;
+          if (entry.optInEpoch !== optIns.optInEpoch) {
+            entry.optedIn = optIns.isOptedIn(entry.operator, network.address, address);
+            entry.optInEpoch = optIns.optInEpoch;
+          }
+          if (!entry.optedIn) continue;
+          const stake = entry.shares === book.totalShares ? base : (entry.shares * base) / book.totalShares;
+          const pairUsd = divisor === 1n ? stake * priceFactor : (stake * priceFactor) / divisor;
           if (pairUsd === 0n) continue;
           usd += pairUsd;
-          this.#accrual(this.operators, RECORD_KINDS.operatorPoints, entry.operator).rate +=
-            network.weights.operator * pairUsd;
+          entry.accrual ??= this.accrual("operator", entry.operator);
+          entry.accrual.rate += network.weights.operator * pairUsd;
         }
       }
       if (usd === 0n) continue;
       emitted += network.weights.emitted * usd;
       vaultPart += network.weights.vault * usd;
       if (network.weights.network !== 0n) {
-        this.#accrual(this.networks, RECORD_KINDS.networkPoints, network.address).rate +=
-          network.weights.network * usd;
+        book.networkAccrual ??= this.accrual("network", network.address);
+        book.networkAccrual.rate += network.weights.network * usd;
       }
     }
     this.emittedRate = emitted;
@@ -336,20 +360,16 @@ export class VaultBook implements Persisted {
 
   /** The receiver accrual of an operator or a network, created on first use. */
   accrual(kind: "operator" | "network", receiver: Address): ReceiverAccrual {
-    return kind === "operator"
-      ? this.#accrual(this.operators, RECORD_KINDS.operatorPoints, receiver)
-      : this.#accrual(this.networks, RECORD_KINDS.networkPoints, receiver);
-  }
-
-  #accrual(
-    map: Map<Address, ReceiverAccrual>,
-    kind: typeof RECORD_KINDS.operatorPoints | typeof RECORD_KINDS.networkPoints,
-    receiver: Address,
-  ): ReceiverAccrual {
+    const map = kind === "operator" ? this.operators : this.networks;
     let accrual = map.get(receiver);
     if (accrual === undefined) {
-      accrual = new ReceiverAccrual(kind, this.terms.address, receiver);
+      accrual = new ReceiverAccrual(
+        kind === "operator" ? RECORD_KINDS.operatorPoints : RECORD_KINDS.networkPoints,
+        this.terms.address,
+        receiver,
+      );
       map.set(receiver, accrual);
+      this.#accruals.push(accrual);
     }
     return accrual;
   }
@@ -361,10 +381,6 @@ export class VaultBook implements Persisted {
   }
 
   // Reads at a time t ≥ settledAt: nothing is mutated, so reading never changes what later steps compute.
-
-  emittedAt(t: bigint, accrualFrom: bigint | null): bigint {
-    return (this.emittedNumerator + this.emittedRate * this.#elapsed(t, accrualFrom)) / POINTS_DENOMINATOR;
-  }
 
   /** Per receiver type totals at t; the staker type holds the vault's rounding receiver. */
   totalsAt(t: bigint, accrualFrom: bigint | null): { emitted: bigint; byType: PointsByType } {
