@@ -23,6 +23,9 @@ import {
   startBundledSolvers,
   startDevnetChain,
 } from "../devnet/devnet.ts";
+import { type PointsActivity, startPointsActivity } from "../devnet/points-activity.ts";
+import { pointsPlan } from "../devnet/points-plan.ts";
+import { addDevnetPointsRegistry } from "../devnet/points-registry.ts";
 import type { Logger } from "../logger.ts";
 import { writeJsonAtomically } from "../shared/json-file.ts";
 import { prepareDatabase } from "./database.ts";
@@ -34,6 +37,8 @@ export interface DevnetSluiceOptions {
   logger: Logger;
   /** An already open database (tests); by default the one the environment names. */
   database?: Database;
+  /** Pause between the points activity's steps (tests play it fast); default points-activity.ts's. */
+  pointsActivityStepMs?: number;
 }
 
 export interface DevnetSluice extends DevnetRun {
@@ -43,6 +48,8 @@ export interface DevnetSluice extends DevnetRun {
   bundled: BundledSolvers;
   /** The discount published at this start; null when POST /discount refused it (logged). */
   demoDiscount: DemoDiscount | null;
+  /** The scripted staking activity of this run's first minutes (src/devnet/points-activity.ts). */
+  pointsActivity: PointsActivity;
 }
 
 export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<DevnetSluice> {
@@ -85,6 +92,7 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
   });
   let bundled: BundledSolvers | undefined;
   let sluice: Sluice | undefined;
+  let activity: PointsActivity | undefined;
   try {
     // The solvers added earlier that still fill on this chain; the file is the running server's from here on, and
     // each change to it rewrites deployment.json too.
@@ -92,7 +100,12 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
       if (bundled)
         writeJsonAtomically(
           chain.files.deployment,
-          devnetDeployment({ core: chain.core, solverEndpoints: bundled.solverEndpoints, added }),
+          devnetDeployment({
+            core: chain.core,
+            points: chain.points,
+            solverEndpoints: bundled.solverEndpoints,
+            added,
+          }),
         );
     });
     const added = await addedSolvers.load(
@@ -124,7 +137,14 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
       // A fresh token each start, for the local operator's commands beside it (src/admin/token.ts).
       admin: { token: writeAdminToken(adminTokenPath(env.DATA_DIR)), dataDir: env.DATA_DIR },
       running: [
-        { name: "anvil", stop: () => chain.stop() },
+        {
+          name: "anvil",
+          // The points activity (started below, once the API serves) sends to anvil: it stops first.
+          stop: async () => {
+            await activity?.stop();
+            await chain.stop();
+          },
+        },
         { name: "bundled solvers", stop: () => solvers.stop() },
       ],
     });
@@ -141,6 +161,18 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
       chainId: chain.chainId,
     });
     const demoDiscount = await publishDemoDiscountLogged(sluice.apiUrl, chain, logger);
+    // In the background, so the points have something to follow from the first minutes of every run.
+    activity = startPointsActivity({
+      publicClient: createChainPublicClient({
+        chainId: chain.chainId,
+        rpcUrls: chain.rpcUrl,
+        cacheTimeMs: 0,
+      }),
+      rpcUrl: chain.rpcUrl,
+      plan: chain.points.plan,
+      logger,
+      ...(options.pointsActivityStepMs !== undefined ? { stepIntervalMs: options.pointsActivityStepMs } : {}),
+    });
     return {
       sluice,
       apiUrl: sluice.apiUrl,
@@ -149,6 +181,7 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
       chain,
       bundled: solvers,
       demoDiscount,
+      pointsActivity: activity,
     };
   } catch (error) {
     // Once built, the root stops everything (the solvers, anvil, the database); before, it is done here.
@@ -173,6 +206,8 @@ async function openAndPrepareDatabase(
   const database = given ? target : await openDatabase(target);
   try {
     await prepareDatabase(database, env, logger);
+    // After the demo registry (which loads only into an empty one): the devnet's own entities beside it.
+    await addDevnetPointsRegistry(database.maintenance, pointsPlan(), logger);
   } catch (error) {
     // Only a database opened here is closed here; a given one belongs to the caller.
     if (!given) await database.close().catch(() => {});

@@ -116,6 +116,8 @@ export class TransactionSender {
     private readonly publicClient: ChainPublicClient,
     /** How often `settle` polls for receipts. */
     private readonly pollingIntervalMs = 50,
+    /** EIP-1559 fees for every transaction; without them each send asks the node for fees first. */
+    private readonly fees?: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
   ) {}
 
   get address(): Address {
@@ -146,6 +148,7 @@ export class TransactionSender {
       args,
       nonce: this.#nonce++,
       gas,
+      ...this.#feeFields(),
     } as Parameters<ChainWalletClient["deployContract"]>[0]);
     this.#pending.push({ label, hash });
     return address;
@@ -166,8 +169,13 @@ export class TransactionSender {
       args,
       nonce: this.#nonce++,
       gas,
+      ...this.#feeFields(),
     } as Parameters<ChainWalletClient["writeContract"]>[0]);
     this.#pending.push({ label, hash });
+  }
+
+  #feeFields() {
+    return this.fees ? { type: "eip1559" as const, ...this.fees } : {};
   }
 
   /** Waits for every transaction sent since the last settle; throws naming any that reverted. Returns how many. */

@@ -5,6 +5,9 @@ import type { Deployment, DeploymentInput } from "../deployment/schema.ts";
 import { normalizeAddress } from "../shared/wire.ts";
 import type { AddedSolver } from "../solvers/registry.ts";
 import type { CoreDeployment } from "./deploy.ts";
+import { devnetPointsEngineSection } from "./points-config.ts";
+import type { PointsDeployment } from "./points-deploy.ts";
+import type { PointsPlan } from "./points-plan.ts";
 
 export const DEVNET_CHAIN_ID = 31337;
 
@@ -53,6 +56,8 @@ export const BUNDLED_SOLVERS: readonly BundledSolver[] = [
 
 export interface DevnetDeploymentOptions {
   core: CoreDeployment;
+  /** The points contracts: the deployment's `pointsEngine` section computes the own points from their stake. */
+  points: PointsDeployment & { plan: PointsPlan };
   /** Each bundled solver's base URL, by solver id. */
   solverEndpoints: ReadonlyMap<string, string>;
   /** Solvers `sluice devnet add-solver` added (src/devnet/added-solvers.ts), after the bundled ones. */
@@ -89,7 +94,12 @@ export function devnetTokens(core: CoreDeployment): Pick<Deployment, "inputToken
   };
 }
 
-export function devnetDeployment({ core, solverEndpoints, added = [] }: DevnetDeploymentOptions): Deployment {
+export function devnetDeployment({
+  core,
+  points,
+  solverEndpoints,
+  added = [],
+}: DevnetDeploymentOptions): Deployment {
   return parseDeployment(
     {
       name: "devnet",
@@ -112,6 +122,7 @@ export function devnetDeployment({ core, solverEndpoints, added = [] }: DevnetDe
       finalityDepth: 2,
       startBlock: Number(core.startBlock),
       identityBlock: Number(core.reactorBlock),
+      pointsEngine: devnetPointsEngineSection(points.plan, points.startBlock),
     },
     "devnet",
   );

@@ -35,6 +35,8 @@ import { type AnvilInstance, startAnvil } from "./anvil.ts";
 import { type CoreDeployment, DEV_MNEMONIC, deployCoreContracts } from "./deploy.ts";
 import { BUNDLED_SOLVERS, DEVNET_CHAIN_ID, devnetDeployment, devnetTokens } from "./deployment.ts";
 import { DevFaucet, faucetAssetsFor } from "./faucet.ts";
+import { deployPointsContracts, type PointsDeployment, plannedPointsContracts } from "./points-deploy.ts";
+import { type PointsPlan, pointsPlan } from "./points-plan.ts";
 import { clearDevnetProcesses, recordDevnetProcesses, stopLeftoverProcesses } from "./processes.ts";
 import { type DevnetRecord, devnetIdentity, readDevnetRecord, writeDevnetRecord } from "./record.ts";
 
@@ -79,6 +81,8 @@ export interface DevnetChain {
   /** What the stored swap state belongs to: the chain id and the hash of the block that deployed the Reactor. */
   identity: ChainIdentity;
   core: CoreDeployment;
+  /** The points contracts (registries, vaults, delegators, feeds) and where they were deployed. */
+  points: DevnetPoints;
   accounts: DevnetAccounts;
   /** The deployment's protocol signer (a dev account: local only). */
   protocolSigner: LocalAccount;
@@ -90,6 +94,13 @@ export interface DevnetChain {
   startupMs: number;
   /** Stops anvil, which writes its state file on the way out. */
   stop(): Promise<void>;
+}
+
+/** The devnet's points contracts: the plan (addresses, actors, initial state) and the block they start at. */
+export interface DevnetPoints extends PointsDeployment {
+  plan: PointsPlan;
+  /** True when this start deployed them. */
+  deployedNow: boolean;
 }
 
 /** The two bundled reference solvers running on a devnet chain, and the Deployment that names them. */
@@ -143,7 +154,7 @@ export async function startDevnetChain(options: DevnetChainOptions): Promise<Dev
       pollingIntervalMs: 100,
       cacheTimeMs: 0,
     });
-    const { record, deployedNow } = await deployOrReuse(
+    const { record, deployedNow, pointsDeployedNow } = await deployOrReuse(
       publicClient,
       anvil.rpcUrl,
       files,
@@ -167,6 +178,7 @@ export async function startDevnetChain(options: DevnetChainOptions): Promise<Dev
         reactorBlockHash: record.reactorBlockHash,
         reactor: record.core.reactor,
         deployedNow,
+        pointsStartBlock: Number(record.points!.startBlock),
         startupMs,
         stateFile: files.anvilState,
         // anvil's well-known dev keys: public knowledge, for a local chain only.
@@ -183,6 +195,7 @@ export async function startDevnetChain(options: DevnetChainOptions): Promise<Dev
       genesisHash: record.genesisHash,
       identity: devnetIdentity(record),
       core: record.core,
+      points: { plan: pointsPlan(), startBlock: record.points!.startBlock, deployedNow: pointsDeployedNow },
       accounts,
       protocolSigner: accounts.protocol.account,
       faucet,
@@ -258,7 +271,7 @@ export async function startBundledSolvers(
   const endpoints = new Map(BUNDLED_SOLVERS.map((bundled, index) => [bundled.id, solvers[index]!.url]));
   const added = options.added ?? [];
   for (const solver of added) solverSecrets.set(solver.id, solver.sharedSecret);
-  const deployment = devnetDeployment({ core, solverEndpoints: endpoints, added });
+  const deployment = devnetDeployment({ core, points: chain.points, solverEndpoints: endpoints, added });
   writeJsonAtomically(chain.files.deployment, deployment);
   options.logger.info(
     {
@@ -311,7 +324,8 @@ async function startDevnetAnvil(
 /**
  * Reuses what devnet.json records when it describes the chain anvil is running (same chain id and genesis hash,
  * code at every contract); otherwise deploys everything and records it. A lost or replaced chain therefore
- * always gets a complete deployment, and a kept one is never deployed twice.
+ * always gets a complete deployment, and a kept one is never deployed twice. The points contracts are a part of
+ * their own: a kept chain recorded before them (or whose points contracts are gone) gets them alone, once.
  */
 async function deployOrReuse(
   publicClient: ChainPublicClient,
@@ -320,7 +334,7 @@ async function deployOrReuse(
   accounts: DevnetAccounts,
   blockTime: number,
   logger: Logger,
-): Promise<{ record: DevnetRecord; deployedNow: boolean }> {
+): Promise<{ record: DevnetRecord; deployedNow: boolean; pointsDeployedNow: boolean }> {
   const chainId = await publicClient.getChainId();
   const clientOptions = { chainId, rpcUrls: rpcUrl, pollingIntervalMs: 100, cacheTimeMs: 0 };
   const wallet = (account: LocalAccount) => createChainWalletClient({ ...clientOptions, account });
@@ -333,6 +347,27 @@ async function deployOrReuse(
       curator: accounts.curator.account.address,
       logger,
     });
+  const plan = pointsPlan();
+  // Every transaction mines at once while deploying (interval mining would add a second per dependent step);
+  // the block time comes back right after.
+  const testClient = createTestClient({ mode: "anvil", transport: createRpcTransport(rpcUrl) });
+  const withAutomine = async <T>(work: () => Promise<T>): Promise<T> => {
+    await testClient.setAutomine(true);
+    try {
+      return await work();
+    } finally {
+      if (blockTime > 0) await testClient.setIntervalMining({ interval: blockTime });
+    }
+  };
+  const deployPoints = async () => {
+    const started = performance.now();
+    const points = await deployPointsContracts({ publicClient, rpcUrl, plan, pollingIntervalMs: 20 });
+    logger.info(
+      { startBlock: Number(points.startBlock), ms: Math.round(performance.now() - started) },
+      "devnet: points contracts deployed",
+    );
+    return points;
+  };
 
   const previous = readDevnetRecord(files.record);
   if (previous) {
@@ -344,30 +379,41 @@ async function deployOrReuse(
       );
       // A chain deployed before the demo curator existed gets it now (one transaction, once).
       await authorizeCurator(previous.core);
-      return { record: previous, deployedNow: false };
+      const pointsProblem = await pointsReuseProblem(publicClient, previous, plan);
+      if (!pointsProblem) return { record: previous, deployedNow: false, pointsDeployedNow: false };
+      logger.info({ reason: pointsProblem }, "devnet: deploying the points contracts");
+      const points = await withAutomine(deployPoints);
+      return {
+        record: writeDevnetRecord(files.record, { ...previous, points }),
+        deployedNow: false,
+        pointsDeployedNow: true,
+      };
     }
     logger.warn({ reason: problem }, "devnet: devnet.json does not describe this chain; deploying again");
   }
 
-  // Every transaction mines at once while deploying (interval mining would add a second per dependent step);
-  // the block time comes back right after.
-  const testClient = createTestClient({ mode: "anvil", transport: createRpcTransport(rpcUrl) });
-  await testClient.setAutomine(true);
-  let core: CoreDeployment;
-  try {
-    core = await deployCoreContracts({
-      publicClient,
-      deployer: wallet(accounts.deployer.account),
-      protocolSigner: accounts.protocol.account.address,
-      marketMaker: wallet(accounts.marketMaker.account),
-      executors: accounts.solvers.map((solver) => ({ callers: [solver.account.address] })),
-      swappers: accounts.demo.map((demo) => ({ address: demo.account.address, amount: DEMO_ACCOUNT_RWA })),
-      pollingIntervalMs: 20,
-    });
-    await authorizeCurator(core);
-  } finally {
-    if (blockTime > 0) await testClient.setIntervalMining({ interval: blockTime });
-  }
+  // The core and the points contracts have their own senders: they deploy side by side.
+  const [core, points] = await withAutomine(() =>
+    Promise.all([
+      (async () => {
+        const deployed = await deployCoreContracts({
+          publicClient,
+          deployer: wallet(accounts.deployer.account),
+          protocolSigner: accounts.protocol.account.address,
+          marketMaker: wallet(accounts.marketMaker.account),
+          executors: accounts.solvers.map((solver) => ({ callers: [solver.account.address] })),
+          swappers: accounts.demo.map((demo) => ({
+            address: demo.account.address,
+            amount: DEMO_ACCOUNT_RWA,
+          })),
+          pollingIntervalMs: 20,
+        });
+        await authorizeCurator(deployed);
+        return deployed;
+      })(),
+      deployPoints(),
+    ]),
+  );
   // A chain deployed on now is new: it has one genesis block, and the Reactor's block is on it.
   const [genesis, reactorBlock] = await Promise.all([
     publicClient.getBlock({ blockNumber: 0n }),
@@ -379,12 +425,26 @@ async function deployOrReuse(
     reactorBlockHash: reactorBlock.hash,
     deployedAt: new Date().toISOString(),
     core,
+    points,
   });
   logger.info(
     { reactor: record.core.reactor, startBlock: Number(core.startBlock) },
     "devnet: contracts deployed",
   );
-  return { record, deployedNow: true };
+  return { record, deployedNow: true, pointsDeployedNow: true };
+}
+
+/** Why the recorded points contracts cannot be reused on this (kept) chain, or undefined when they can. */
+async function pointsReuseProblem(
+  publicClient: ChainPublicClient,
+  record: DevnetRecord,
+  plan: PointsPlan,
+): Promise<string | undefined> {
+  if (!record.points) return "devnet.json records no points contracts";
+  const contracts = plannedPointsContracts(plan);
+  const codes = await Promise.all(contracts.map((address) => publicClient.getCode({ address })));
+  const missing = contracts.filter((_, index) => !codes[index] || codes[index] === "0x");
+  return missing.length > 0 ? `no code at ${missing.join(", ")}` : undefined;
 }
 
 async function reuseProblem(

@@ -3,7 +3,15 @@
 // register and opt in, the curator sets limits and operator shares, and the stakers make their first deposits.
 // Each actor sends its transactions back to back with explicit nonces (TransactionSender), and the stages wait for
 // each other only where a call needs the previous stage's state (a registered operator, a network's maximum limit).
-import { type Address, createTestClient, encodeAbiParameters, isAddressEqual, parseEther } from "viem";
+import {
+  type Abi,
+  type Address,
+  createTestClient,
+  encodeAbiParameters,
+  type Hex,
+  isAddressEqual,
+  parseEther,
+} from "viem";
 import { testERC20Abi, testERC20Bytecode } from "../chain/abis.ts";
 import {
   type ChainPublicClient,
@@ -29,6 +37,7 @@ import {
   vaultFactoryBytecode,
 } from "../points-engine/chain/abis.ts";
 import { subnetworkOf } from "../points-engine/chain/subnetwork.ts";
+import { MAX_UINT256 } from "../shared/wire.ts";
 import { TransactionSender } from "./deploy.ts";
 import { type PointsActor, type PointsPlan, pointsActors } from "./points-plan.ts";
 
@@ -62,235 +71,277 @@ export async function deployPointsContracts(options: DeployPointsOptions): Promi
       rpcUrls: options.rpcUrl,
       pollingIntervalMs,
       cacheTimeMs: 0,
+      // With automine a send answers once its block is mined: on a busy machine that can take seconds.
+      timeoutMs: 60_000,
       account: a.account,
     });
-  const sender = (a: PointsActor) => new TransactionSender(wallet(a), publicClient, pollingIntervalMs);
+  // Fees fixed once (well above a local chain's base fee): no fee request before each of the many sends.
+  const latest = await publicClient.getBlock({ blockTag: "latest" });
+  const fees = { maxFeePerGas: 2n * (latest.baseFeePerGas ?? 0n) + 10n ** 9n, maxPriorityFeePerGas: 0n };
+  const sender = (a: PointsActor) => new TransactionSender(wallet(a), publicClient, pollingIntervalMs, fees);
   const owner = sender(plan.owner);
   const networks = plan.networks.map(sender);
   const operators = plan.operators.map(sender);
   const stakers = plan.stakers.map(sender);
   const everyone = [owner, ...networks, ...operators, ...stakers];
   await Promise.all(everyone.map((s) => s.init()));
+  // Every address is the plan's only from the owner's first transaction on.
+  const sent = await publicClient.getTransactionCount({ address: plan.owner.account.address });
+  if (sent !== 0)
+    throw new Error(
+      `the devnet's points owner ${plan.owner.account.address} has sent ${sent} transactions on this chain ` +
+        "(a deployment interrupted?): its contracts would not be at the planned addresses; remove the data " +
+        "directory's devnet/ folder to start on a fresh chain",
+    );
   const settle = (senders: readonly TransactionSender[]) => Promise.all(senders.map((s) => s.settle()));
+  /** One stage: each actor sends its own transactions in order, the actors side by side; then all are mined. */
+  const stage = async (sequences: (() => Promise<void>)[]) => {
+    await Promise.all(sequences.map((sequence) => sequence()));
+    await settle(everyone);
+  };
   const startBlock = (await publicClient.getBlockNumber()) + 1n;
   const { contracts } = plan;
   const me = plan.owner.account.address;
-
-  // A. The owner's contracts, at the plan's addresses.
   const expectAt = (planned: Address, actual: Address, what: string) => {
     if (!isAddressEqual(planned, actual))
-      throw new Error(
-        `points deployment: ${what} at ${actual}, planned at ${planned} (the owner has sent before)`,
-      );
+      throw new Error(`points deployment: ${what} at ${actual}, planned at ${planned}`);
   };
-  expectAt(
-    contracts.networkRegistry,
-    await owner.deploy("NetworkRegistry", networkRegistryAbi, networkRegistryBytecode, []),
-    "NetworkRegistry",
-  );
-  expectAt(
-    contracts.operatorRegistry,
-    await owner.deploy("OperatorRegistry", operatorRegistryAbi, operatorRegistryBytecode, []),
-    "OperatorRegistry",
-  );
-  expectAt(
-    contracts.vaultFactory,
-    await owner.deploy("VaultFactory", vaultFactoryAbi, vaultFactoryBytecode, [], 6_000_000n),
-    "VaultFactory",
-  );
-  expectAt(
-    contracts.operatorNetworkOptInService,
-    await owner.deploy("OptInService operator→network", optInServiceAbi, optInServiceBytecode, [
-      contracts.operatorRegistry,
-      contracts.networkRegistry,
-    ]),
-    "the operator→network OptInService",
-  );
-  expectAt(
-    contracts.operatorVaultOptInService,
-    await owner.deploy("OptInService operator→vault", optInServiceAbi, optInServiceBytecode, [
-      contracts.operatorRegistry,
-      contracts.vaultFactory,
-    ]),
-    "the operator→vault OptInService",
-  );
-  for (const c of plan.collaterals) {
-    expectAt(
-      c.address,
-      await owner.deploy(`TestERC20 ${c.symbol}`, testERC20Abi, testERC20Bytecode, [
-        c.name,
-        c.symbol,
-        c.decimals,
-        me,
-      ]),
-      c.symbol,
-    );
-  }
-  for (const c of plan.collaterals) {
-    expectAt(
-      c.feed,
-      await owner.deploy(`PriceFeed ${c.symbol}`, priceFeedAbi, priceFeedBytecode, [
-        c.feedDecimals,
-        `${c.symbol} / USD`,
-        c.initialPrice,
-        me,
-      ]),
-      `the ${c.symbol} feed`,
-    );
-  }
-  for (const vault of plan.vaults) {
-    const c = plan.collaterals[vault.collateral]!;
-    const data =
-      vault.version === 1
-        ? encodeAbiParameters(
-            [{ type: "address" }, { type: "address" }, { type: "uint48" }],
-            [c.address, me, plan.epochDuration],
-          )
-        : encodeAbiParameters(
-            [
-              { type: "address" },
-              { type: "address" },
-              { type: "uint48" },
-              { type: "string" },
-              { type: "string" },
-            ],
-            [c.address, me, plan.epochDuration, `Staked ${c.symbol}`, `st${c.symbol}`],
-          );
-    await owner.write(
-      `VaultFactory.create ${vault.label}`,
-      contracts.vaultFactory,
-      vaultFactoryAbi,
-      "create",
-      [BigInt(vault.version), me, data],
-      3_000_000n,
-    );
-  }
-  await settle([owner]);
+  const subnetwork = (network: number) => subnetworkOf(plan.networks[network]!.account.address);
+
+  // A. The owner's contracts, at the plan's addresses.
+  await stage([
+    async () => {
+      const deploy = async (
+        planned: Address,
+        label: string,
+        abi: Abi,
+        bytecode: Hex,
+        args: unknown[],
+        gas?: bigint,
+      ) => expectAt(planned, await owner.deploy(label, abi, bytecode, args, gas), label);
+      await deploy(
+        contracts.networkRegistry,
+        "NetworkRegistry",
+        networkRegistryAbi,
+        networkRegistryBytecode,
+        [],
+      );
+      await deploy(
+        contracts.operatorRegistry,
+        "OperatorRegistry",
+        operatorRegistryAbi,
+        operatorRegistryBytecode,
+        [],
+      );
+      await deploy(
+        contracts.vaultFactory,
+        "VaultFactory",
+        vaultFactoryAbi,
+        vaultFactoryBytecode,
+        [],
+        6_000_000n,
+      );
+      await deploy(
+        contracts.operatorNetworkOptInService,
+        "OptInService operator→network",
+        optInServiceAbi,
+        optInServiceBytecode,
+        [contracts.operatorRegistry, contracts.networkRegistry],
+      );
+      await deploy(
+        contracts.operatorVaultOptInService,
+        "OptInService operator→vault",
+        optInServiceAbi,
+        optInServiceBytecode,
+        [contracts.operatorRegistry, contracts.vaultFactory],
+      );
+      for (const c of plan.collaterals)
+        await deploy(c.address, `TestERC20 ${c.symbol}`, testERC20Abi, testERC20Bytecode, [
+          c.name,
+          c.symbol,
+          c.decimals,
+          me,
+        ]);
+      for (const c of plan.collaterals)
+        await deploy(c.feed, `PriceFeed ${c.symbol}`, priceFeedAbi, priceFeedBytecode, [
+          c.feedDecimals,
+          `${c.symbol} / USD`,
+          c.initialPrice,
+          me,
+        ]);
+      for (const vault of plan.vaults) {
+        const c = plan.collaterals[vault.collateral]!;
+        const data =
+          vault.version === 1
+            ? encodeAbiParameters(
+                [{ type: "address" }, { type: "address" }, { type: "uint48" }],
+                [c.address, me, plan.epochDuration],
+              )
+            : encodeAbiParameters(
+                [
+                  { type: "address" },
+                  { type: "address" },
+                  { type: "uint48" },
+                  { type: "string" },
+                  { type: "string" },
+                ],
+                [c.address, me, plan.epochDuration, `Staked ${c.symbol}`, `st${c.symbol}`],
+              );
+        await owner.write(
+          `VaultFactory.create ${vault.label}`,
+          contracts.vaultFactory,
+          vaultFactoryAbi,
+          "create",
+          [BigInt(vault.version), me, data],
+          3_000_000n,
+        );
+      }
+    },
+  ]);
 
   // B. Networks and operators register themselves.
-  for (const network of networks)
-    await network.write(
-      "registerNetwork",
-      contracts.networkRegistry,
-      networkRegistryAbi,
-      "registerNetwork",
-      [],
-    );
-  for (const operator of operators)
-    await operator.write(
-      "registerOperator",
-      contracts.operatorRegistry,
-      operatorRegistryAbi,
-      "registerOperator",
-      [],
-    );
-  await settle([...networks, ...operators]);
+  await stage([
+    ...networks.map(
+      (network) => () =>
+        network.write(
+          "registerNetwork",
+          contracts.networkRegistry,
+          networkRegistryAbi,
+          "registerNetwork",
+          [],
+        ),
+    ),
+    ...operators.map(
+      (operator) => () =>
+        operator.write(
+          "registerOperator",
+          contracts.operatorRegistry,
+          operatorRegistryAbi,
+          "registerOperator",
+          [],
+        ),
+    ),
+  ]);
 
-  // C. Delegators (an operator-specific one needs its operator registered), collateral for the stakers, opt-ins.
-  for (const vault of plan.vaults) {
-    const common = [
-      contracts.networkRegistry,
-      contracts.vaultFactory,
-      contracts.operatorVaultOptInService,
-      contracts.operatorNetworkOptInService,
-    ] as const;
-    const p = vault.delegatorPlan;
-    const deployed =
-      p.type === "networkRestake"
-        ? await owner.deploy(
-            `NetworkRestakeDelegator ${vault.label}`,
+  // C. Delegators (an operator-specific one needs its operator registered), the owner's collateral to deposit for
+  // the stakers, the operators' opt-ins.
+  const initialDeposits = (collateral: number) =>
+    plan.deposits
+      .filter((d) => plan.vaults[d.vault]!.collateral === collateral)
+      .reduce((sum, d) => sum + d.amount, 0n);
+  await stage([
+    async () => {
+      const common = [
+        contracts.networkRegistry,
+        contracts.vaultFactory,
+        contracts.operatorVaultOptInService,
+        contracts.operatorNetworkOptInService,
+      ] as const;
+      for (const vault of plan.vaults) {
+        const p = vault.delegatorPlan;
+        const deployed =
+          p.type === "networkRestake"
+            ? await owner.deploy(
+                `NetworkRestakeDelegator ${vault.label}`,
+                networkRestakeDelegatorAbi,
+                networkRestakeDelegatorBytecode,
+                [...common, vault.address, me],
+              )
+            : await owner.deploy(
+                `OperatorSpecificDelegator ${vault.label}`,
+                operatorSpecificDelegatorAbi,
+                operatorSpecificDelegatorBytecode,
+                [
+                  ...common,
+                  contracts.operatorRegistry,
+                  vault.address,
+                  me,
+                  plan.operators[p.operator]!.account.address,
+                ],
+              );
+        expectAt(vault.delegator, deployed, `the delegator of ${vault.label}`);
+      }
+      for (const [index, c] of plan.collaterals.entries()) {
+        await owner.write(`${c.symbol} mint`, c.address, testERC20Abi, "mint", [me, initialDeposits(index)]);
+        for (const vault of plan.vaults.filter((v) => v.collateral === index))
+          await owner.write(`${c.symbol} approve`, c.address, testERC20Abi, "approve", [
+            vault.address,
+            MAX_UINT256,
+          ]);
+      }
+    },
+    ...plan.optIns.map((optIn) => async () => {
+      const operator = operators[optIn.operator]!;
+      for (const n of optIn.networks)
+        await operator.write(
+          "optIn network",
+          contracts.operatorNetworkOptInService,
+          optInServiceAbi,
+          "optIn",
+          [plan.networks[n]!.account.address],
+        );
+      for (const v of optIn.vaults)
+        await operator.write("optIn vault", contracts.operatorVaultOptInService, optInServiceAbi, "optIn", [
+          plan.vaults[v]!.address,
+        ]);
+    }),
+  ]);
+
+  // D. Vaults get their delegator and slasher; the owner deposits on behalf of each staker; networks set their
+  // maximum limits.
+  await stage([
+    async () => {
+      for (const vault of plan.vaults) {
+        await owner.write(`setDelegator ${vault.label}`, vault.address, vaultAbi, "setDelegator", [
+          vault.delegator,
+        ]);
+        await owner.write(`setSlasher ${vault.label}`, vault.address, vaultAbi, "setSlasher", [me]);
+      }
+      for (const deposit of plan.deposits) {
+        const vault = plan.vaults[deposit.vault]!;
+        await owner.write(`deposit ${vault.label}`, vault.address, vaultAbi, "deposit", [
+          plan.stakers[deposit.staker]!.account.address,
+          deposit.amount,
+        ]);
+      }
+    },
+    ...networks.map((network, n) => async () => {
+      for (const vault of plan.vaults)
+        for (const limit of vault.limits.filter((l) => l.network === n))
+          await network.write(
+            "setMaxNetworkLimit",
+            vault.delegator,
             networkRestakeDelegatorAbi,
-            networkRestakeDelegatorBytecode,
-            [...common, vault.address, me],
-          )
-        : await owner.deploy(
-            `OperatorSpecificDelegator ${vault.label}`,
-            operatorSpecificDelegatorAbi,
-            operatorSpecificDelegatorBytecode,
-            [
-              ...common,
-              contracts.operatorRegistry,
-              vault.address,
-              me,
-              plan.operators[p.operator]!.account.address,
-            ],
+            "setMaxNetworkLimit",
+            [0n, limit.max],
           );
-    expectAt(vault.delegator, deployed, `the delegator of ${vault.label}`);
-  }
-  for (const deposit of plan.deposits) {
-    const c = plan.collaterals[plan.vaults[deposit.vault]!.collateral]!;
-    const staker = plan.stakers[deposit.staker]!.account.address;
-    await owner.write(`${c.symbol} mint`, c.address, testERC20Abi, "mint", [
-      staker,
-      deposit.amount * plan.mintMultiple,
-    ]);
-    await stakers[deposit.staker]!.write(`${c.symbol} approve`, c.address, testERC20Abi, "approve", [
-      plan.vaults[deposit.vault]!.address,
-      (1n << 256n) - 1n,
-    ]);
-  }
-  for (const optIn of plan.optIns) {
-    const operator = operators[optIn.operator]!;
-    for (const n of optIn.networks)
-      await operator.write("optIn network", contracts.operatorNetworkOptInService, optInServiceAbi, "optIn", [
-        plan.networks[n]!.account.address,
-      ]);
-    for (const v of optIn.vaults)
-      await operator.write("optIn vault", contracts.operatorVaultOptInService, optInServiceAbi, "optIn", [
-        plan.vaults[v]!.address,
-      ]);
-  }
-  await settle(everyone);
-
-  // D. Vaults get their delegator and slasher; networks set their maximum limits; stakers deposit.
-  for (const vault of plan.vaults) {
-    await owner.write(`setDelegator ${vault.label}`, vault.address, vaultAbi, "setDelegator", [
-      vault.delegator,
-    ]);
-    await owner.write(`setSlasher ${vault.label}`, vault.address, vaultAbi, "setSlasher", [me]);
-    for (const limit of vault.limits)
-      await networks[limit.network]!.write(
-        "setMaxNetworkLimit",
-        vault.delegator,
-        networkRestakeDelegatorAbi,
-        "setMaxNetworkLimit",
-        [0n, limit.max],
-      );
-  }
-  for (const deposit of plan.deposits) {
-    const vault = plan.vaults[deposit.vault]!;
-    await stakers[deposit.staker]!.write(`deposit ${vault.label}`, vault.address, vaultAbi, "deposit", [
-      plan.stakers[deposit.staker]!.account.address,
-      deposit.amount,
-    ]);
-  }
-  await settle(everyone);
+    }),
+  ]);
 
   // E. The curator's network limits and operator shares.
-  for (const vault of plan.vaults) {
-    for (const limit of vault.limits) {
-      const subnetwork = subnetworkOf(plan.networks[limit.network]!.account.address);
-      await owner.write("setNetworkLimit", vault.delegator, networkRestakeDelegatorAbi, "setNetworkLimit", [
-        subnetwork,
-        limit.limit,
-      ]);
-    }
-    if (vault.delegatorPlan.type !== "networkRestake") continue;
-    for (const share of vault.delegatorPlan.shares) {
-      await owner.write(
-        "setOperatorNetworkShares",
-        vault.delegator,
-        networkRestakeDelegatorAbi,
-        "setOperatorNetworkShares",
-        [
-          subnetworkOf(plan.networks[share.network]!.account.address),
-          plan.operators[share.operator]!.account.address,
-          share.shares,
-        ],
-      );
-    }
-  }
-  await settle([owner]);
+  await stage([
+    async () => {
+      for (const vault of plan.vaults) {
+        for (const limit of vault.limits)
+          await owner.write(
+            "setNetworkLimit",
+            vault.delegator,
+            networkRestakeDelegatorAbi,
+            "setNetworkLimit",
+            [subnetwork(limit.network), limit.limit],
+          );
+        if (vault.delegatorPlan.type !== "networkRestake") continue;
+        for (const share of vault.delegatorPlan.shares)
+          await owner.write(
+            "setOperatorNetworkShares",
+            vault.delegator,
+            networkRestakeDelegatorAbi,
+            "setOperatorNetworkShares",
+            [subnetwork(share.network), plan.operators[share.operator]!.account.address, share.shares],
+          );
+      }
+    },
+  ]);
   return { startBlock };
 }
 

@@ -10,6 +10,7 @@ import type { ChainIdentity } from "../indexer/chain-identity.ts";
 import { writeJsonAtomically } from "../shared/json-file.ts";
 import { AddressSchema, Bytes32Schema } from "../shared/wire.ts";
 import type { CoreDeployment } from "./deploy.ts";
+import type { PointsDeployment } from "./points-deploy.ts";
 
 /** Version 1 named the chain by its genesis hash; such a record is not read (the devnet deploys once more). */
 const RECORD_VERSION = 2;
@@ -38,6 +39,8 @@ const DevnetRecordSchema = z
       startBlock: BlockNumberSchema,
       reactorBlock: BlockNumberSchema,
     }),
+    /** The points contracts (src/devnet/points-plan.ts: their addresses follow from the plan); absent before them. */
+    points: z.object({ startBlock: BlockNumberSchema }).strict().optional(),
   })
   .strict();
 
@@ -50,6 +53,8 @@ export interface DevnetRecord {
   reactorBlockHash: Hex;
   deployedAt: string;
   core: CoreDeployment;
+  /** Where the points contracts were deployed; undefined on a record written before they existed. */
+  points?: PointsDeployment;
 }
 
 /** The devnet's chain identity: its chain id and the hash of the block that deployed the Reactor. */
@@ -83,18 +88,20 @@ export function writeDevnetRecord(path: string, record: DevnetRecord): DevnetRec
       startBlock: record.core.startBlock.toString(),
       reactorBlock: record.core.reactorBlock.toString(),
     },
+    ...(record.points ? { points: { startBlock: record.points.startBlock.toString() } } : {}),
   };
   const normalized = DevnetRecordSchema.parse(json);
   writeJsonAtomically(path, normalized);
   return fromJson(normalized);
 }
 
-function fromJson({ core, ...rest }: z.output<typeof DevnetRecordSchema>): DevnetRecord {
+function fromJson({ core, points, ...rest }: z.output<typeof DevnetRecordSchema>): DevnetRecord {
   return {
     chainId: rest.chainId,
     genesisHash: rest.genesisHash as Hex,
     reactorBlockHash: rest.reactorBlockHash as Hex,
     deployedAt: rest.deployedAt,
     core: { ...core, startBlock: BigInt(core.startBlock), reactorBlock: BigInt(core.reactorBlock) },
+    ...(points ? { points: { startBlock: BigInt(points.startBlock) } } : {}),
   };
 }

@@ -43,6 +43,48 @@ export async function replaceRegistry(database: Database, registry: Registry): P
   });
 }
 
+/**
+ * Adds the entries whose key is not stored yet, leaving every stored entry as it is, in one transaction (and bumps
+ * the generation when it added any). Returns how many it added. For entries that belong beside any imported
+ * registry, such as the devnet's own networks, operators and vaults.
+ */
+export async function addMissingRegistryEntries(database: Database, entries: Registry): Promise<number> {
+  return database.db.transaction(async (tx) => {
+    await database.lockTransaction(tx, ADVISORY_LOCKS.registryImport);
+    let added = 0;
+    const count = (rows: unknown[]) => {
+      added += rows.length;
+    };
+    if (entries.networks.length > 0)
+      count(await tx.insert(registryNetworks).values(entries.networks).onConflictDoNothing().returning());
+    if (entries.operators.length > 0)
+      count(await tx.insert(registryOperators).values(entries.operators).onConflictDoNothing().returning());
+    if (entries.curators.length > 0)
+      count(await tx.insert(registryCurators).values(entries.curators).onConflictDoNothing().returning());
+    if (entries.vaults.length > 0)
+      count(
+        await tx
+          .insert(registryVaults)
+          .values(
+            entries.vaults.map((vault) => ({
+              address: vault.address,
+              curatorId: vault.curatorId ?? null,
+              vaultType: vault.onChain?.vaultType ?? null,
+              collateral: vault.onChain?.collateral ?? null,
+              totalSupply: vault.onChain?.totalSupply ?? null,
+              tvl: vault.onChain?.tvl ?? null,
+              approved: vault.onChain?.approved ?? false,
+              meta: vault.meta,
+            })),
+          )
+          .onConflictDoNothing()
+          .returning(),
+      );
+    if (added > 0) await bumpGeneration(tx, "registry");
+    return added;
+  });
+}
+
 async function insertBatches<Table extends Parameters<Db["insert"]>[0]>(
   tx: Pick<Db, "insert">,
   table: Table,

@@ -34,6 +34,17 @@ const chain = useTestChain({ deploy: false });
 // The plan deployed once per file, before the first snapshot: each test runs on it and is reverted after.
 beforeAll(async () => {
   await deployPointsContracts({ publicClient: chain.publicClient, rpcUrl: chain.rpcUrl, plan });
+  // The deployment deposits on the stakers' behalf; the tests' own deposits need collateral in their wallets.
+  for (const [staker, vault] of [
+    [0, 0],
+    [3, 0],
+    [plan.deposits.find((d) => d.vault === 1)!.staker, 1],
+  ] as const) {
+    const { collateral, address } = plan.vaults[vault]!;
+    const token = plan.collaterals[collateral]!.address;
+    await send(plan.owner, token, testERC20Abi, "mint", [plan.stakers[staker]!.account.address, 10n ** 30n]);
+    await send(plan.stakers[staker]!, token, testERC20Abi, "approve", [address, 10n ** 30n]);
+  }
 });
 
 const wallets = new Map<string, ChainWalletClient>();

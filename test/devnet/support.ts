@@ -30,7 +30,7 @@ export function temporaryDataDir(): { path: string; remove(): void } {
  */
 export async function startTestDevnet(
   dataDir: string,
-  options: { logger?: Logger; env?: Record<string, string> } = {},
+  options: { logger?: Logger; env?: Record<string, string>; pointsActivityStepMs?: number } = {},
 ): Promise<DevnetSluice & { readyMs: number }> {
   const started = performance.now();
   const env = readEnv({
@@ -40,7 +40,13 @@ export async function startTestDevnet(
     DATA_DIR: dataDir,
     SLUICE_DEMO_DATA: "0",
   });
-  const devnet = await startDevnetSluice({ env, logger: options.logger ?? silentLogger() });
+  const devnet = await startDevnetSluice({
+    env,
+    logger: options.logger ?? silentLogger(),
+    ...(options.pointsActivityStepMs !== undefined
+      ? { pointsActivityStepMs: options.pointsActivityStepMs }
+      : {}),
+  });
   return { ...devnet, readyMs: Math.round(performance.now() - started) };
 }
 
