@@ -9,6 +9,7 @@ import { silentLogger } from "../../src/logger.ts";
 import type { PointsChainSource } from "../../src/points-engine/chain-source.ts";
 import { PointsEngine } from "../../src/points-engine/engine.ts";
 import { PointsFollower } from "../../src/points-engine/follower.ts";
+import { minOf } from "../../src/points-engine/formula.ts";
 import { readPosition } from "../../src/points-engine/store/position.ts";
 import { ScriptedPointsChain, scopedLedgers } from "../support/points-chain.ts";
 
@@ -31,7 +32,8 @@ const head = () =>
 const growing: PointsChainSource = {
   headNumber: async () => head(),
   header: async (n) => (n <= head() ? chain.header(n) : undefined),
-  events: (from, to) => chain.events(from, to < head() ? to : head()),
+  // Never past the head of the moment: a later block does not exist yet.
+  events: (from, to) => chain.events(from, minOf(to, head())),
 };
 
 const url = values.db!;

@@ -6,7 +6,7 @@ import type { Database } from "../../src/db/client.ts";
 import { PointsEngineLease } from "../../src/points-engine/lease.ts";
 import { PointsLedger } from "../../src/points-engine/ledger/points-ledger.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
-import { SCOPE, ScriptedPointsChain, STAKERS, VAULTS } from "../support/points-chain.ts";
+import { SCOPE, ScriptedPointsChain, VAULTS } from "../support/points-chain.ts";
 import { followerOn, followToHead, publishedState } from "./engine-state.ts";
 
 // Slow on a loaded machine: each one-block step is a transaction.
