@@ -10,6 +10,7 @@ import { pointsPlan } from "../../src/devnet/points-plan.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { buildPointsEngine } from "../../src/points-engine/build.ts";
 import { PointsEngineLease } from "../../src/points-engine/lease.ts";
+import { verifyPointsAt } from "../../src/points-engine/verify.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
@@ -94,5 +95,41 @@ describe.each(databaseKinds)("points engine on anvil (%s)", { timeout: 300_000 }
     expect(state.position!.emitted).not.toBe(withActivity.position!.emitted);
     await reorged.database.close();
     await clean.database.close();
+  });
+});
+
+// `sluice points verify` reads no database: one run.
+describe("points verify on anvil", { timeout: 300_000 }, () => {
+  it("verifies: the replay of every block agrees with the engine's path within the bound", async () => {
+    const plan = pointsPlan();
+    const deployed = await deployPointsContracts({
+      publicClient: chain.publicClient,
+      rpcUrl: chain.rpcUrl,
+      plan,
+    });
+    const afterDeployment = await chain.publicClient.getBlockNumber();
+    const config = PointsEngineConfigSchema.parse({
+      ...devnetPointsEngineSection(plan, deployed.startBlock),
+      startBlock: String(afterDeployment + 1n),
+      historyFromBlock: String(deployed.startBlock),
+    });
+    await chain.increaseTime(30);
+    const activity = startPointsActivity({
+      publicClient: chain.publicClient,
+      rpcUrl: chain.rpcUrl,
+      plan,
+      logger: silentLogger(),
+      stepIntervalMs: 0,
+    });
+    await activity.done;
+    await chain.increaseTime(90);
+    const block = await chain.publicClient.getBlockNumber();
+    const comparison = await verifyPointsAt({ client: chain.publicClient, config, block });
+    expect(comparison.problems).toEqual([]);
+    expect(comparison.totals).toEqual([]);
+    expect(comparison.receivers.filter((r) => !r.withinBound)).toEqual([]);
+    expect(comparison.ok).toBe(true);
+    expect(comparison.emitted.ledger).toBeGreaterThan(0n);
+    expect(comparison.blocks).toBe(block - afterDeployment);
   });
 });
