@@ -39,6 +39,7 @@ import { OrderService } from "../orders/order-service.ts";
 import { OrderRepository } from "../orders/repository.ts";
 import { SolverNotifications } from "../orders/solver-notifications.ts";
 import { OutageLog } from "../outages.ts";
+import { buildPointsEngine, type PointsEngineParts } from "../points-engine/build.ts";
 import { RoundStore } from "../rounds/store.ts";
 import type { SolverActivity } from "../scorecards/activity.ts";
 import { AnswerStatsFold } from "../scorecards/answer-stats-fold.ts";
@@ -85,6 +86,8 @@ export interface DeploymentOptions {
   indexerPollIntervalMs?: number;
   /** Run the Reactor indexer and reconciler in this process (default true). */
   indexer?: boolean;
+  /** Run the points engine in this process when the deployment configures one (default true). */
+  pointsEngine?: boolean;
   /**
    * Where solvers added while running are kept (the devnet's file): with one, the solver registry the admin routes
    * change is built. Without, the solvers are the deployment's, fixed.
@@ -139,14 +142,15 @@ export interface DeploymentParts {
   /** GET /solvers: each solver's cooldown (the fade breaker's view) and scorecard. */
   scorecards: ScorecardService;
   indexer: ReactorIndexer;
+  /** The own points type's engine; only when the deployment has a `pointsEngine` section. */
+  pointsEngine: PointsEngineParts | undefined;
   /** Solvers added and removed while running (the admin routes); only with a solver store. */
   registry: SolverRegistry | undefined;
   /** Binds the stored swap state to this chain, resetting it (with a warning) if the chain changed. */
   bindChain(): Promise<void>;
   /**
-   * In start order: solver notifications, the new heads, the block tracker, the indexer (unless off), the discount
-   * expiry worker,
-   * the scorecards' minute-row pruning.
+   * In start order: solver notifications, the new heads, the block tracker, the indexer (unless off), the points
+   * engine (when configured and not off), the discount expiry worker, the scorecards' minute-row pruning.
    */
   workers: Step[];
 }
@@ -306,6 +310,20 @@ export function buildDeploymentParts(
     endObserver: cooldowns.fades,
   });
 
+  const pointsEngine =
+    deployment.pointsEngine &&
+    buildPointsEngine({
+      config: deployment.pointsEngine,
+      confirmationDepth: deployment.confirmationDepth,
+      finalityDepth: finalityDepthOf(deployment),
+      client: publicClient,
+      database,
+      clock,
+      logger: logger.child({ worker: "points-engine" }),
+      ...(heads ? { heads } : {}),
+      pollIntervalMs: options.indexerPollIntervalMs ?? 1000,
+    });
+
   const notifications = new SolverNotifications({
     database,
     events: orderEvents,
@@ -331,6 +349,15 @@ export function buildDeploymentParts(
     { name: "block tracker", start: () => blocks.start(), stop: () => blocks.stop() },
     ...((options.indexer ?? true)
       ? [{ name: "indexer", start: () => indexer.start(), stop: () => indexer.stop() }]
+      : []),
+    ...(pointsEngine && (options.pointsEngine ?? true)
+      ? [
+          {
+            name: "points engine",
+            start: () => pointsEngine.engine.start(),
+            stop: () => pointsEngine.engine.stop(),
+          },
+        ]
       : []),
     { name: "discount expiry", start: () => discounts.worker.start(), stop: () => discounts.worker.stop() },
     {
@@ -366,6 +393,7 @@ export function buildDeploymentParts(
       clock,
     }),
     indexer,
+    pointsEngine,
     registry:
       options.solverStore &&
       new SolverRegistry({

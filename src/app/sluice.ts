@@ -8,17 +8,17 @@
 // one (INTERNAL_HOST/INTERNAL_PORT: the internal discount API and /metrics), guarded per INTERNAL_API_AUTH and
 // answering no CORS and no Host that does not name it (http/host-guard.ts).
 //
-// Registered here too: GET /ready's checks (serving, database, migrations, and for a deployment the chain head and the
-// indexer as a chain follower; src/readiness) and the operations gauges on /metrics (http/operations-metrics.ts). A
-// part built later adds its own check to `parts.readiness`, or itself to `parts.followers` when it follows the chain.
+// Registered here too: GET /ready's checks (serving, database, migrations, and for a deployment the chain head, and the
+// indexer and the points engine as chain followers; src/readiness) and the operations gauges on /metrics
+// (http/operations-metrics.ts). A part built later adds its own check to `parts.readiness`, or itself to `parts.followers` when it follows the chain.
 //
 // What starts and stops is one list, `steps` below, started first to last and stopped last to first; its order and
 // the reason for each place are in docs/architecture.md "Start and stop" (test/devnet/devnet.test.ts keeps the
 // two equal). The listeners start last and stop first: every request runs with every other part up and drains
 // before any stops. The whole stop is bounded once, by the signal handler (shutdown.ts, src/cli/signals.ts).
 // On the devnet that list is: database → anvil → bundled solvers → api keys → order feed → solver cooldowns → chain
-// binding → order log retention → solver notifications → heads → block tracker → indexer → discount expiry →
-// scorecard retention → scorecard fold → HTTP listeners → admin address.
+// binding → order log retention → solver notifications → heads → block tracker → indexer → points engine → discount
+// expiry → scorecard retention → scorecard fold → HTTP listeners → admin address.
 import { AdminOperations } from "../admin/operations.ts";
 import { removeAdminServerRecord, writeAdminServerRecord } from "../admin/running-server.ts";
 import { AdminGuard } from "../admin/token.ts";
@@ -57,6 +57,7 @@ import { readOverdueOrders } from "../orders/overdue.ts";
 import { failureLevel } from "../outages.ts";
 import { PointsRepository } from "../points/repository.ts";
 import { PointsService } from "../points/service.ts";
+import { readEngineProgress } from "../points-engine/progress.ts";
 import { chainHeadCheck } from "../readiness/chain-head.ts";
 import { ReadinessChecks } from "../readiness/checks.ts";
 import { databaseCheck, migrationsCheck } from "../readiness/database.ts";
@@ -235,7 +236,12 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     logger,
     lifecycle,
     registry: new RegistryResponses(database, clock),
-    points: new PointsService(new PointsRepository(database), database, clock),
+    points: new PointsService(
+      new PointsRepository(database),
+      database,
+      clock,
+      deployment?.pointsEngine ? { own: deployment.pointsEngine.own } : {},
+    ),
     solverLogos,
     orderEvents,
     openOrders,
@@ -286,6 +292,19 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
           startBlock: BigInt(deployment.deployment.startBlock),
         }),
     });
+    const { pointsEngine } = deployment;
+    if (pointsEngine)
+      followers.add({
+        name: "points-engine",
+        maxLagBlocks: env.READY_MAX_POINTS_ENGINE_LAG_BLOCKS,
+        read: () =>
+          readEngineProgress({
+            database,
+            head: blocks,
+            confirmations: pointsEngine.confirmations,
+            startBlock: pointsEngine.config.startBlock,
+          }),
+      });
   }
   registerOperationsGauges(metrics, {
     clock,

@@ -115,6 +115,7 @@ const EnvSchema = z.object({
   READY_MAX_BLOCK_AGE_SECONDS: z.coerce.number().int().min(0).default(120),
   /** How many blocks the indexer (on any replica) may be behind the confirmed head before the venue is not ready. */
   READY_MAX_INDEXER_LAG_BLOCKS: z.coerce.number().int().min(0).default(10),
+  READY_MAX_POINTS_ENGINE_LAG_BLOCKS: z.coerce.number().int().min(0).default(10),
   // PostgreSQL only (src/db/postgres.ts).
   /** Opening a connection, authentication included; also the longest wait for a free pooled connection. */
   DB_CONNECT_TIMEOUT_MS: milliseconds(1).default(5000),

@@ -20,6 +20,8 @@ export const ADVISORY_LOCKS = {
   indexer: { key: 0x5c1c_e000_0002n, name: "indexer" },
   /** Serialises registry imports (a second replace would insert keys the first just inserted). */
   registryImport: { key: 0x5c1c_e000_0003n, name: "registry import" },
+  /** One replica (or one `sluice points engine backfill`) at a time runs the points engine. */
+  pointsEngine: { key: 0x5c1c_e000_0004n, name: "points engine" },
 } as const satisfies Record<string, AdvisoryLock>;
 
 /** The first int4 of a hashed per-item lock: which kind of item the hashed name belongs to. */

@@ -7,6 +7,7 @@ export * from "../indexer/tables.ts";
 export * from "../limits/tables.ts";
 export * from "../orders/tables.ts";
 export * from "../points/tables.ts";
+export * from "../points-engine/store/tables.ts";
 export * from "../registry/tables.ts";
 export * from "../rounds/tables.ts";
 export * from "../scorecards/tables.ts";

@@ -88,7 +88,7 @@ export function registerOperationsGauges(metrics: HttpMetrics, sources: Operatio
   );
   new Gauge({
     name: "sluice_chain_follower_max_lag_blocks",
-    help: "The lag beyond which a follower fails readiness (READY_MAX_INDEXER_LAG_BLOCKS for the indexer)",
+    help: "The lag beyond which a follower fails readiness (READY_MAX_INDEXER_LAG_BLOCKS, READY_MAX_POINTS_ENGINE_LAG_BLOCKS)",
     labelNames: ["follower"] as const,
     registers,
     collect() {

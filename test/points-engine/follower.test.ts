@@ -1,0 +1,125 @@
+// The engine's chain following on a scripted chain, both databases: live one-block steps and a backfill's batches
+// publish the same; a restart continues from the stored position; a reorg (shallow, or deeper than the kept blocks)
+// ends equal to a run that never saw the removed blocks; a step whose write fails leaves no trace in memory.
+import { afterEach, describe, expect, it } from "vitest";
+import type { Database } from "../../src/db/client.ts";
+import { PointsEngineLease } from "../../src/points-engine/lease.ts";
+import { PointsLedger } from "../../src/points-engine/ledger/points-ledger.ts";
+import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { SCOPE, ScriptedPointsChain, VAULTS } from "../support/points-chain.ts";
+import { followerOn, followToHead, publishedState } from "./engine-state.ts";
+
+// Slow on a loaded machine: each one-block step is a transaction.
+describe.each(databaseKinds)("points engine follower (%s)", { timeout: 180_000 }, (kind) => {
+  const opened: Database[] = [];
+  const database = async () => {
+    const db = await createTestDatabase(kind);
+    opened.push(db);
+    return db;
+  };
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((db) => db.close()));
+  });
+
+  it("publishes the same whether it steps block by block or in large batches, as the ledger alone computes", async () => {
+    const chain = ScriptedPointsChain.generate(7, 60);
+    const [live, batched] = [await database(), await database()];
+    await followToHead(live, followerOn(live, chain, { maxBlocksPerStep: 1 }));
+    await followToHead(batched, followerOn(batched, chain, { maxBlocksPerStep: 50, finalityDepth: 0 }));
+    const state = await publishedState(live);
+    expect(await publishedState(batched)).toEqual(state);
+
+    // The ledger stepped at every block from the start gives the same snapshots and position.
+    const ledger = PointsLedger.create(SCOPE, {
+      block: 0n,
+      timestamp: chain.blocks[0]!.timestamp,
+      accrualStartBlock: 1n,
+    });
+    const snapshots: bigint[] = [];
+    for (const block of chain.blocks.slice(1)) {
+      ledger.step({ number: block.number, timestamp: block.timestamp, events: block.events });
+      if (block.number % 10n === 0n) snapshots.push(ledger.snapshot().total);
+    }
+    expect(state.snapshots.map((s) => s.total)).toEqual(snapshots);
+    expect(state.snapshots.map((s) => s.block)).toEqual(snapshots.map((_, i) => BigInt((i + 1) * 10)));
+    expect(state.position).toMatchObject({ block: 60n, emitted: ledger.snapshot().emitted });
+    expect(state.position!.emitted).toBeGreaterThan(0n);
+    // Every unit emitted is some receiver's.
+    expect(state.current.reduce((sum, amount) => sum + amount.points, 0n)).toBe(state.position!.emitted);
+  });
+
+  it("continues after a restart from the stored position: nothing twice, nothing lost", async () => {
+    const chain = ScriptedPointsChain.generate(11, 100);
+    const [restarted, straight] = [await database(), await database()];
+    const full = chain.blocks.splice(61);
+    await followToHead(restarted, followerOn(restarted, chain, { maxBlocksPerStep: 7 }));
+    chain.blocks.push(...full);
+    // A new process: nothing in memory, everything from the database.
+    await followToHead(restarted, followerOn(restarted, chain, { maxBlocksPerStep: 7 }));
+    await followToHead(straight, followerOn(straight, chain));
+    expect(await publishedState(restarted)).toEqual(await publishedState(straight));
+  });
+
+  it("rewinds a reorg that removes a deposit and ends equal to a run that never saw it", async () => {
+    const chain = ScriptedPointsChain.generate(3, 40);
+    const [reorged, clean] = [await database(), await database()];
+    const follower = followerOn(reorged, chain, { maxBlocksPerStep: 1 });
+    // A staker of its own, so its record's shares are the deposit's.
+    const newcomer = "0x7700000000000000000000000000000000000077";
+    chain.mine([
+      { kind: "deposit", vault: VAULTS[1]!, staker: newcomer, amount: 10n ** 24n, shares: 10n ** 24n },
+    ]);
+    chain.mine();
+    chain.mine();
+    await followToHead(reorged, follower);
+    const withDeposit = await publishedState(reorged);
+    expect(withDeposit.position!.block).toBe(43n);
+    const hasDeposit = (records: string[]) =>
+      records.some(
+        (r) => r.startsWith(`staker ${VAULTS[1]}:${newcomer}`) && r.includes(`"shares":"${10n ** 24n}"`),
+      );
+    expect(hasDeposit(withDeposit.records)).toBe(true);
+
+    chain.reorg(3, [[], [], [], []]);
+    await followToHead(reorged, follower);
+    await followToHead(clean, followerOn(clean, chain));
+    const state = await publishedState(reorged);
+    expect(state).toEqual(await publishedState(clean));
+    expect(state.position!.block).toBe(44n);
+    expect(hasDeposit(state.records)).toBe(false);
+    expect(state.snapshots.at(-1)!.block).toBe(40n);
+  });
+
+  it("recomputes from the start block after a reorg deeper than the kept blocks", async () => {
+    const chain = ScriptedPointsChain.generate(5, 60);
+    const [reorged, clean] = [await database(), await database()];
+    // Finality 5 blocks deep: a 20-block reorg reaches below every kept block.
+    const follower = followerOn(reorged, chain, { maxBlocksPerStep: 3, finalityDepth: 5 });
+    await followToHead(reorged, follower);
+    const random = () => 0.5;
+    chain.reorg(
+      20,
+      Array.from({ length: 21 }, (_, i) => (i % 4 === 0 ? [chain.randomEvent(random)] : [])),
+    );
+    await followToHead(reorged, follower);
+    await followToHead(clean, followerOn(clean, chain));
+    expect(await publishedState(reorged)).toEqual(await publishedState(clean));
+  });
+
+  it("drops what it stepped in memory when the write fails, and goes on from the database", async () => {
+    const chain = ScriptedPointsChain.generate(9, 50);
+    const [db, clean] = [await database(), await database()];
+    const follower = followerOn(db, chain, { maxBlocksPerStep: 10 });
+    const lease = (await PointsEngineLease.acquire(db))!;
+    await follower.step(lease);
+    await lease.release();
+    // Another process took the lease: this one's next write is refused.
+    const other = (await PointsEngineLease.acquire(db))!;
+    await expect(follower.step(lease)).rejects.toThrow(/lost the points engine lease/);
+    expect(follower.ledger).toBeUndefined();
+    await other.release();
+    await followToHead(db, follower);
+    await followToHead(clean, followerOn(clean, chain));
+    expect(await publishedState(db)).toEqual(await publishedState(clean));
+  });
+});
