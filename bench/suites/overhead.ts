@@ -53,10 +53,16 @@ export const overheadSuite: BenchSuite = {
     const loadAtStart = loadAverage();
     const scratch = mkdtempSync(join(tmpdir(), "sluice-bench-overhead-"));
     const baselineRoot = process.env.OVERHEAD_BASELINE_ROOT;
+    let chain: BenchChain | undefined;
+    let fixture: Awaited<ReturnType<typeof startFixture>> | undefined;
     try {
+      log(`starting anvil and deploying the core contracts with ${SWAP_SOLVER_COUNT} Executors`);
+      chain = await startBenchChain({ executors: SWAP_SOLVER_COUNT });
+      fixture = await startFixture(chain, scratch);
+      const serveEnv = fixture.deployment.serveEnv;
       const results: DatabaseResult[] = [];
       for (const kind of options.databases)
-        results.push(await measureDatabase(kind, scratch, baselineRoot, options));
+        results.push(await measureDatabase(kind, scratch, baselineRoot, serveEnv, options));
       const conditions = runConditions(startedAt, loadAtStart, loadAverage());
       const report = {
         suite: "overhead",
