@@ -67,6 +67,8 @@ export function writeDeployment(
     DEPLOYMENT_FILE: file,
     RPC_URLS: options.chain.rpcUrl,
     PROTOCOL_SIGNER_KEY: options.chain.protocolSigner.privateKey,
+    // Required off the devnet (the URLs handed out are built on it); nothing here follows them.
+    PUBLIC_URL: "http://127.0.0.1",
   };
   for (const [id, secret] of secrets) serveEnv[secretEnvName(id)] = secret;
   return { deployment, file, serveEnv, secrets };

@@ -3,6 +3,7 @@
 import { limitsSuite } from "./limits.ts";
 import { liquiditySuite } from "./liquidity.ts";
 import { ordersSuite } from "./orders.ts";
+import { overheadSuite } from "./overhead.ts";
 import { partnerSuite } from "./partner.ts";
 import { solversSuite } from "./solvers.ts";
 import { streamSuite } from "./stream.ts";
@@ -19,4 +20,5 @@ export const SUITES: readonly BenchSuite[] = [
   streamSuite,
   solversSuite,
   limitsSuite,
+  overheadSuite,
 ];

@@ -102,7 +102,7 @@ export interface DeploymentContext {
   logger: Logger;
   solverLogos: SolverLogoStore;
   orderEvents: OrderEvents;
-  /** This process's solver metrics, told what its round statements stored. */
+  /** This process's solver metrics, told what its round writes stored. */
   solverActivity?: SolverActivity;
   /** Told of every JSON-RPC call that failed (the RPC error counter). */
   onRpcError?: (method: string, kind: RpcErrorKind) => void;

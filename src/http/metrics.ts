@@ -51,6 +51,29 @@ export function createHttpMetrics(options: { collectProcessMetrics: boolean }): 
   return { registry, requests, duration, solvers: solverMetrics(registry), rateLimitRejections, rpcErrors };
 }
 
+/**
+ * Counts an answered request and observes its duration. The label children of each (method, route, status) are
+ * looked up once and kept: prom-client would otherwise hash the labels twice per request.
+ */
+export function requestRecorder(
+  metrics: Pick<HttpMetrics, "requests" | "duration">,
+): (method: string, route: string, status: number, seconds: number) => void {
+  const children = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
+  return (method, route, status, seconds) => {
+    const key = `${method} ${status} ${route}`;
+    let child = children.get(key);
+    if (!child) {
+      const labels = { method, route, status };
+      const counter = metrics.requests.labels(labels);
+      const histogram = metrics.duration.labels(labels);
+      child = { count: () => counter.inc(), observe: (value) => histogram.observe(value) };
+      children.set(key, child);
+    }
+    child.count();
+    child.observe(seconds);
+  };
+}
+
 function solverMetrics(registry: Registry): SolverActivity {
   const answers = new Counter({
     name: "sluice_solver_answers_total",

@@ -69,13 +69,30 @@ export class RequestLimits {
         },
       } as Parameters<App["createRateLimit"]>[0]);
     this.#checks = { quote: check("quote"), read: check("read") };
-    app.addHook("onRequest", (request, reply) => this.#limit(request, reply));
+    // On the limited routes only, first of their own hooks (after the server's: a refusal carries the request id and
+    // the CORS headers): a route without a class runs nothing of it.
+    app.addHook("onRoute", (route) => {
+      const limitClass = route.config?.limit;
+      if (!limitClass) return;
+      const partner = isPartnerPath(route.url);
+      const limit = (request: FastifyRequest, reply: FastifyReply) =>
+        this.#limit(request, reply, limitClass, partner);
+      const own =
+        route.onRequest === undefined
+          ? []
+          : Array.isArray(route.onRequest)
+            ? route.onRequest
+            : [route.onRequest];
+      route.onRequest = [limit, ...own];
+    });
   }
 
-  async #limit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const limitClass = request.routeOptions.config.limit;
-    if (!limitClass) return;
-    const partner = isPartnerPath(request.url);
+  async #limit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    limitClass: LimitClass,
+    partner: boolean,
+  ): Promise<void> {
     const caller = await this.#callerOf(request, partner);
     request.caller = caller;
     if (caller.kind === "solver" || limitClass === "stream") return;

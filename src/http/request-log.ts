@@ -1,10 +1,18 @@
-// Every request gets one log line (server.ts): at error for a 5xx, at info otherwise, except for requests a route
-// marks as routine — a solver polling its open orders twice a second — which are at debug, so an idle server's log
-// is not a wall of polls (LOG_LEVEL=debug shows them), and for a 503 an outage explains (the database or the chain
+// Every request gets one log line (server.ts): at error for a 5xx, at info otherwise, except for routine requests —
+// a solver polling its open orders twice a second, and every successful partner read (/entities, /points: cached
+// answers read by the thousand) — which are at debug, so the log is not a wall of reads (LOG_LEVEL=debug shows them)
+// and writing it is no part of a read's cost, and for a 503 an outage explains (the database or the chain
 // out of reach), at info: the outage's own two lines are its warnings (src/outages.ts), not one error per request.
 import type { FastifyRequest } from "fastify";
 
 export type RequestLogLevel = "error" | "info" | "debug";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route's successful answers are logged at debug (route.ts: the partner API's reads). */
+    routineLog?: true;
+  }
+}
 
 const routine = new WeakSet<FastifyRequest>();
 const outage = new WeakSet<FastifyRequest>();
@@ -21,5 +29,6 @@ export function logAsOutage(request: FastifyRequest): void {
 
 export function requestLogLevel(request: FastifyRequest, status: number): RequestLogLevel {
   if (status >= 500) return outage.has(request) ? "info" : "error";
+  if (status < 400 && request.routeOptions.config.routineLog) return "debug";
   return routine.has(request) ? "debug" : "info";
 }

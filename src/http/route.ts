@@ -104,6 +104,8 @@ export function route<Schema extends FastifySchema>(definition: RouteDefinition<
   const path = `${atRoot ? "" : LISTENER_PREFIX[listener]}${url}`;
   const { errors: ownErrors, database, chain, descriptions, ...declared } = options.schema;
   const envelope = isPartnerPath(path) ? "partner" : "swap";
+  // The partner API's reads are answered by the thousand from caches: their successes are logged at debug.
+  const routineLog = envelope === "partner" && definition.method === "GET" ? (true as const) : undefined;
   const errors = limit ? [...(ownErrors ?? []), ...LIMIT_ERRORS[envelope][limit]] : ownErrors;
   const errorAnswers = declared.response
     ? errorStatusAnswers({
@@ -135,7 +137,9 @@ export function route<Schema extends FastifySchema>(definition: RouteDefinition<
         ...rest,
         url: path,
         schema: schema as Schema,
-        ...(limit ? { config: { limit } } : {}),
+        ...(limit || routineLog
+          ? { config: { ...(limit ? { limit } : {}), ...(routineLog ? { routineLog } : {}) } }
+          : {}),
         // Fastify's types give a route's serializer compiler the route's schema; it is called with each response's.
         ...(serializerCompiler
           ? { serializerCompiler: serializerCompiler as unknown as FastifySerializerCompiler<Schema> }

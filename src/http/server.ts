@@ -30,7 +30,7 @@ import {
   type ValidationIssue,
 } from "./errors.ts";
 import { type AllowedHosts, guardHost } from "./host-guard.ts";
-import type { HttpMetrics } from "./metrics.ts";
+import { type HttpMetrics, requestRecorder } from "./metrics.ts";
 import { openApiOptions } from "./openapi.ts";
 import type { DocumentExamples } from "./openapi-examples.ts";
 import { RATE_LIMIT_HEADERS, type RequestLimits } from "./request-limits.ts";
@@ -110,21 +110,28 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
   boundClose(app, timeouts.shutdownMs, logger);
 
-  app.addHook("onRequest", async (request, reply) => {
+  // Plain callbacks, not async functions: every request runs them, and a promise per hook is work a bare route skips.
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     const traceId = request.headers["x-trace-id"];
     if (typeof traceId === "string" && traceId.length > 0) reply.header("x-trace-id", traceId);
+    done();
   });
 
   // One line per request, successful or failed, with the same id as the X-Request-Id header.
-  app.addHook("onResponse", async (request, reply) => {
+  const record = requestRecorder(metrics);
+  app.addHook("onResponse", (request, reply, done) => {
     const route = request.routeOptions.url ?? "(unmatched)";
     const status = reply.statusCode;
     const durationMs = Math.round(reply.elapsedTime * 1000) / 1000;
-    metrics.requests.inc({ method: request.method, route, status });
-    metrics.duration.observe({ method: request.method, route, status }, durationMs / 1000);
-    const line = { method: request.method, route, url: request.url, status, durationMs };
-    request.log[requestLogLevel(request, status)](line, "request");
+    record(request.method, route, status, durationMs / 1000);
+    const level = requestLogLevel(request, status);
+    // The line is built only when it is written (a successful partner read is at debug: skipped at info).
+    if ((request.log as Logger).isLevelEnabled(level)) {
+      const line = { method: request.method, route, url: request.url, status, durationMs };
+      request.log[level](line, "request");
+    }
+    done();
   });
 
   if (options.internal) app.addHook("onRequest", guardHost(options.internal.allowedHosts, clock));
@@ -134,7 +141,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   else
     await app.register(cors, {
       origin: true,
-      exposedHeaders: ["X-Request-Id", "X-Trace-Id", "Retry-After", ...RATE_LIMIT_HEADERS],
+      // One string, joined once: the plugin joins an array on every request.
+      exposedHeaders: ["X-Request-Id", "X-Trace-Id", "Retry-After", ...RATE_LIMIT_HEADERS].join(", "),
       // An OPTIONS request that is not a full preflight gets the same 204, not a plain-text 400 outside both envelopes.
       strictPreflight: false,
     });

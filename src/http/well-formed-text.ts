@@ -10,9 +10,32 @@ import type { $ZodType } from "zod/v4/core";
 
 // A high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// Any NUL or surrogate at all: almost no request has one, and this test is cheaper than the one above.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the characters it looks for.
+const SUSPECT = /[\u0000\ud800-\udfff]/;
 
 function unstorable(text: string): boolean {
-  return text.includes("\u0000") || LONE_SURROGATE.test(text);
+  return SUSPECT.test(text) && (text.includes("\u0000") || LONE_SURROGATE.test(text));
+}
+
+/** Nesting walked by recursion; deeper values go to the explicit stack of unstorableTextAt. */
+const MAX_RECURSION = 64;
+
+/** Whether `value` holds a string or key PostgreSQL cannot store, allocating nothing on the way (the usual case). */
+function holdsUnstorable(value: unknown, depth: number): boolean {
+  if (typeof value === "string") return unstorable(value);
+  if (value === null || typeof value !== "object") return false;
+  if (depth >= MAX_RECURSION) return unstorableTextAt(value) !== undefined;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++)
+      if (holdsUnstorable(value[index], depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (unstorable(key) || holdsUnstorable((value as Record<string, unknown>)[key], depth + 1)) return true;
+  }
+  return false;
 }
 const MESSAGE = "must be well-formed Unicode text without NUL characters";
 
@@ -55,6 +78,12 @@ const cleanText = z.unknown().superRefine((value, context) => {
   if (path) context.addIssue({ code: "custom", path, message: MESSAGE, continue: false });
 });
 
-/** fastify-type-provider-zod's validator, behind the check for unstorable text (its issue is a validation issue). */
-export const wellFormedValidatorCompiler: FastifySchemaCompiler<$ZodType> = (route) =>
-  validatorCompiler({ ...route, schema: cleanText.pipe(route.schema as z.ZodType) });
+/**
+ * fastify-type-provider-zod's validator, behind the check for unstorable text (its issue is a validation issue). The
+ * check runs first without allocating; only a value that fails it goes through the schema that names the path.
+ */
+export const wellFormedValidatorCompiler: FastifySchemaCompiler<$ZodType> = (route) => {
+  const validate = validatorCompiler(route);
+  const refuse = validatorCompiler({ ...route, schema: cleanText.pipe(route.schema as z.ZodType) });
+  return (data: unknown) => (holdsUnstorable(data, 0) ? refuse(data) : validate(data));
+};

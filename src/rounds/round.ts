@@ -123,7 +123,7 @@ function solverRequest(market: Market, call: RoundCall, participant: AuctionPart
 }
 
 function answerRows(results: readonly AuctionResult[], call: RoundCall, at: Date): SolverAnswerRow[] {
-  return results.map(({ participant, outcome }) => ({
+  return results.map(({ participant, request, outcome }) => ({
     requestId: call.requestId,
     round: call.kind,
     solverId: participant.solver.id,
@@ -135,10 +135,10 @@ function answerRows(results: readonly AuctionResult[], call: RoundCall, at: Date
     amountOut: outcome.kind === "quoted" ? outcome.amountOut.toString() : null,
     legs: participant.legs.length,
     // Kept for the public auction results (src/auctions): what the solver was offered, as it was sent.
-    offeredLegs: participant.legs.map((leg) => ({
+    offeredLegs: request.adapters.map((leg) => ({
       adapter: leg.adapter,
-      maxAssets: leg.maxAssets.toString(),
-      maxRate: leg.maxRate.toString(),
+      maxAssets: leg.maxAssets,
+      maxRate: leg.maxRate,
     })),
     createdAt: at,
   }));

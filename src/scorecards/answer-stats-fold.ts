@@ -1,4 +1,4 @@
-// Moves what round statements appended to solver_answer_stats_pending into solver_answer_stats (answer-stats.ts says
+// Moves what round writes appended to solver_answer_stats_pending into solver_answer_stats (answer-stats.ts says
 // why they append). Every replica folds every FOLD_INTERVAL_MS: a fold skips the pending rows another replica's fold
 // holds, so several at once neither wait nor count a row twice, and a replica that stops leaves its rows to the others
 // (or to its next start). Reads add what is pending, so how often this runs changes how many rows reads add, not

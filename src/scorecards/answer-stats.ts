@@ -29,7 +29,7 @@ export interface WinFact {
 
 /**
  * What a statement adds to one solver's counts in one minute, and so in that minute's hour: an element of a
- * solver_answer_stats_pending row. Short keys: a round statement writes one per solver.
+ * solver_answer_stats_pending row. Short keys: a round write holds one per solver.
  */
 export interface AnswerStatsDelta {
   /** The minute's start (ISO 8601, UTC). */

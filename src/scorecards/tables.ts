@@ -1,5 +1,5 @@
 // Storage of the scorecards: per solver, per minute and per hour, counts kept up to date as answers and orders are
-// written (the round statements' pending rows, folded in every second, and a trigger on orders; migrations 0008 and
+// written (the round writes' pending rows, folded in every second, and a trigger on orders; migrations 0008 and
 // 0011), so a scorecard over an hour, a day or a week reads at most a few hundred rows instead of scanning answers or
 // orders. Keys sort (span, bucket_start, solver_id) — the primary key — and every writer upserts in that order, so
 // concurrent writers cannot deadlock.
@@ -46,7 +46,7 @@ export const solverAnswerStats = pgTable(
 );
 
 /**
- * What round statements added to solver_answer_stats and the fold has not yet moved there (migration 0011): one row
+ * What round writes added to solver_answer_stats and the fold has not yet moved there (migration 0011): one row
  * per statement, appended, so writers share no row (see answer-stats.ts). Reads add these rows to the aggregate's.
  */
 export const solverAnswerStatsPending = pgTable("solver_answer_stats_pending", {

@@ -1,8 +1,8 @@
 // POST /quote: validate the terms, run an auction round (src/rounds) among the solvers eligible now and hand back one
 // signable entry per quoting solver, best output first; the round is stored right after the answer.
 import { randomUUID } from "node:crypto";
+import type { Address } from "viem";
 import { reactorDomain } from "../chain/eip712.ts";
-import type { Request } from "../chain/order.ts";
 import { unixSeconds } from "../clock.ts";
 import type { Market } from "../market/market.ts";
 import type { WinningResult } from "../rounds/auction.ts";
@@ -15,22 +15,47 @@ import type { QuoteEntryRow, QuoteRepository, QuoteRequestRow } from "./reposito
 import type { QuoteRoundWriter } from "./round-writer.ts";
 import type { QuoteRequest, QuoteResponse } from "./schemas.ts";
 import { type QuoteTerms, resolveQuoteTerms } from "./terms.ts";
-import { signatureDataFor } from "./typed-data.ts";
+import { type SignatureDataParts, signatureDataOf, signatureDataParts } from "./typed-data.ts";
 
-/** One entry of the answer: a quoting solver's answer with the Request it offers to sign. */
+/** One output of an entry, its amount as the text every use of it (row, answer, typed data) takes. */
+interface OutputText {
+  token: Address;
+  recipient: Address;
+  amount: string;
+  portionBps?: number;
+}
+
+/** One entry of the answer: a quoting solver's answer with the Request it offers to sign, each value text once. */
 interface Entry {
   result: WinningResult;
   rank: number;
-  outputs: OutputWithAmount[];
-  nonce: bigint;
+  amountOut: string;
+  outputs: OutputText[];
+  nonce: string;
+}
+
+/** What every entry of one /quote shares, as text. */
+interface QuoteText {
+  requestId: string;
+  tokenIn: Address;
+  tokenOut: Address;
+  amountIn: string;
+  deadline: number;
 }
 
 export class QuoteService {
+  /** The domain and types of every entry's typed data: one deployment's, built once. */
+  readonly #signatureParts: SignatureDataParts;
+
   constructor(
     private readonly context: Market,
     private readonly repository: QuoteRepository,
     private readonly rounds: QuoteRoundWriter,
-  ) {}
+  ) {
+    this.#signatureParts = signatureDataParts(
+      reactorDomain(context.deployment.chainId, context.deployment.reactor),
+    );
+  }
 
   /** `client`: who asks (the HTTP layer's identity of the caller), for its fair share of each solver's slots. */
   async quote(
@@ -52,20 +77,27 @@ export class QuoteService {
     });
     const stored = { ...request, inventoryBlock: round.inventoryBlock };
     await this.#assertQuoted(round, stored);
-    const deadline = unixSeconds(round.at) + this.context.deployment.quoteLifetimeSeconds;
+    const text: QuoteText = {
+      requestId,
+      tokenIn: terms.tokenIn.address,
+      tokenOut: terms.tokenOut.address,
+      amountIn: request.amount,
+      deadline: unixSeconds(round.at) + this.context.deployment.quoteLifetimeSeconds,
+    };
     const entries = round.ranked.map((result, rank) => ({
       result,
       rank,
-      outputs: splitOutputs(result.outcome.amountOut, terms.outputs),
-      nonce: this.context.newNonce(),
+      amountOut: result.outcome.amountOut.toString(),
+      outputs: splitOutputs(result.outcome.amountOut, terms.outputs).map(outputText),
+      nonce: this.context.newNonce().toString(),
     }));
     // Stored after the answer (see QuoteRoundWriter): POST /order of these quotes waits for it.
     this.rounds.write({
       request: stored,
       answers: round.answers,
-      entries: entries.map((entry) => this.#entryRow(entry, terms, requestId, deadline, round.at)),
+      entries: entries.map((entry) => this.#entryRow(entry, text, round.at)),
     });
-    return this.#answer(entries, terms, requestId, deadline, publicBaseUrl);
+    return this.#answer(entries, text, publicBaseUrl);
   }
 
   #requestRow(input: QuoteRequest, terms: QuoteTerms, requestId: string): QuoteRequestRow {
@@ -115,39 +147,34 @@ export class QuoteService {
     throw new NoQuotesError("no solver returned a non-zero quote");
   }
 
-  #entryRow(entry: Entry, terms: QuoteTerms, requestId: string, deadline: number, at: Date): QuoteEntryRow {
-    const { participant, outcome } = entry.result;
+  #entryRow(entry: Entry, text: QuoteText, at: Date): QuoteEntryRow {
+    const { participant } = entry.result;
     return {
       quoteId: participant.quoteId,
-      requestId,
+      requestId: text.requestId,
       solverId: participant.solver.id,
       filler: participant.solver.filler,
       rank: entry.rank,
-      tokenIn: terms.tokenIn.address,
-      amountIn: terms.amount.toString(),
-      tokenOut: terms.tokenOut.address,
-      amountOut: outcome.amountOut.toString(),
-      outputs: entry.outputs.map((o) => ({ ...o, amount: o.amount.toString() })),
-      deadline,
-      nonce: entry.nonce.toString(),
+      tokenIn: text.tokenIn,
+      amountIn: text.amountIn,
+      tokenOut: text.tokenOut,
+      amountOut: entry.amountOut,
+      outputs: entry.outputs,
+      deadline: text.deadline,
+      nonce: entry.nonce,
       protocol: this.context.deployment.protocolSigner,
       createdAt: at,
     };
   }
 
-  #answer(
-    entries: readonly Entry[],
-    terms: QuoteTerms,
-    requestId: string,
-    deadline: number,
-    publicBaseUrl: string,
-  ): QuoteResponse {
+  #answer(entries: readonly Entry[], text: QuoteText, publicBaseUrl: string): QuoteResponse {
     const { context } = this;
-    const domain = reactorDomain(context.deployment.chainId, context.deployment.reactor);
+    const protocol = context.deployment.protocolSigner;
+    const deadline = String(text.deadline);
     return {
-      requestId,
+      requestId: text.requestId,
       routing: "Priority" as const,
-      quotes: entries.map(({ result, outputs, nonce }) => {
+      quotes: entries.map(({ result, amountOut, outputs, nonce }) => {
         const solver = result.participant.solver;
         const logoUrl = context.solvers.logoUrl(solver, publicBaseUrl);
         return {
@@ -159,45 +186,35 @@ export class QuoteService {
           },
           quote: {
             quoteId: result.participant.quoteId,
-            aggregatedOutputs: [
-              { token: terms.tokenOut.address, amount: result.outcome.amountOut.toString() },
-            ],
+            aggregatedOutputs: [{ token: text.tokenOut, amount: amountOut }],
             orderInfo: {
-              tokenIn: terms.tokenIn.address,
-              amountIn: terms.amount.toString(),
-              outputs: outputs.map((o) => ({
-                token: o.token,
-                recipient: o.recipient,
-                amount: o.amount.toString(),
-                ...(o.portionBps !== undefined ? { portionBps: o.portionBps } : {}),
-              })),
-              deadline,
-              nonce: nonce.toString(),
+              tokenIn: text.tokenIn,
+              amountIn: text.amountIn,
+              outputs,
+              deadline: text.deadline,
+              nonce,
             },
           },
-          signatureData: signatureDataFor(domain, this.#signedRequest(terms, outputs, deadline, nonce)),
+          signatureData: signatureDataOf(this.#signatureParts, {
+            tokenIn: text.tokenIn,
+            amountIn: text.amountIn,
+            outputs: outputs.map((o) => ({ token: o.token, amount: o.amount, recipient: o.recipient })),
+            deadline,
+            nonce,
+            protocol,
+          }),
         };
       }),
     };
   }
+}
 
-  #signedRequest(
-    terms: QuoteTerms,
-    outputs: readonly OutputWithAmount[],
-    deadline: number,
-    nonce: bigint,
-  ): Request {
-    return {
-      tokenIn: terms.tokenIn.address,
-      amountIn: terms.amount,
-      outputs: outputs.map((output) => ({
-        token: output.token,
-        amount: output.amount,
-        recipient: output.recipient,
-      })),
-      deadline: BigInt(deadline),
-      nonce,
-      protocol: this.context.deployment.protocolSigner,
-    };
-  }
+/** An output with its amount as text; the fee portion kept only where the request gave one. */
+function outputText(output: OutputWithAmount): OutputText {
+  return {
+    token: output.token,
+    recipient: output.recipient,
+    amount: output.amount.toString(),
+    ...(output.portionBps !== undefined ? { portionBps: output.portionBps } : {}),
+  };
 }

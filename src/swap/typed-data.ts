@@ -6,10 +6,25 @@ import type { Address } from "viem";
 import { requestTypes } from "../chain/eip712.ts";
 import type { Request } from "../chain/order.ts";
 
-export function signatureDataFor(
-  domain: { name: string; version: string; chainId: bigint; verifyingContract: Address },
-  request: Request,
-) {
+/** A Request's values as signatureData carries them: uint256 values as decimal strings. */
+export interface SignedRequestText {
+  tokenIn: Address;
+  amountIn: string;
+  outputs: Array<{ token: Address; amount: string; recipient: Address }>;
+  deadline: string;
+  nonce: string;
+  protocol: Address;
+}
+
+export type SignatureDataParts = ReturnType<typeof signatureDataParts>;
+
+/** What every entry of one deployment shares (the domain, the types): built once, not per entry. */
+export function signatureDataParts(domain: {
+  name: string;
+  version: string;
+  chainId: bigint;
+  verifyingContract: Address;
+}) {
   return {
     domain: {
       name: domain.name,
@@ -21,18 +36,28 @@ export function signatureDataFor(
       Request: requestTypes.Request.map((field) => ({ ...field })),
       Output: requestTypes.Output.map((field) => ({ ...field })),
     },
-    primaryType: "Request" as const,
-    value: {
-      tokenIn: request.tokenIn,
-      amountIn: request.amountIn.toString(),
-      outputs: request.outputs.map((output) => ({
-        token: output.token,
-        amount: output.amount.toString(),
-        recipient: output.recipient,
-      })),
-      deadline: request.deadline.toString(),
-      nonce: request.nonce.toString(),
-      protocol: request.protocol,
-    },
   };
+}
+
+/** One entry's signatureData from the shared parts and its values, already text. */
+export function signatureDataOf(parts: SignatureDataParts, value: SignedRequestText) {
+  return { domain: parts.domain, types: parts.types, primaryType: "Request" as const, value };
+}
+
+export function signatureDataFor(
+  domain: { name: string; version: string; chainId: bigint; verifyingContract: Address },
+  request: Request,
+) {
+  return signatureDataOf(signatureDataParts(domain), {
+    tokenIn: request.tokenIn,
+    amountIn: request.amountIn.toString(),
+    outputs: request.outputs.map((output) => ({
+      token: output.token,
+      amount: output.amount.toString(),
+      recipient: output.recipient,
+    })),
+    deadline: request.deadline.toString(),
+    nonce: request.nonce.toString(),
+    protocol: request.protocol,
+  });
 }

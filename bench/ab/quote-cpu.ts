@@ -1,0 +1,109 @@
+// An A/B run of two builds (issue 25): the server CPU one /quote costs, and /quote throughput at saturation, on this
+// checkout's build and another checkout's (BASELINE_ROOT, `npm ci` run there), against the swap suite's fixture
+// (anvil, six solver servers answering after 5–50 ms). Each round starts each build on a fresh database, warms it up,
+// then loads it with 16 closed-loop connections for 10 s, reading the server process's CPU time (/proc, user +
+// system) before and after: CPU per /quote is that time over the /quotes answered, a figure other work on a shared
+// machine barely moves (unlike req/s). Builds alternate first and second from round to round. The load average is
+// printed beside every figure. With BENCH_SERVER_CPU_PROFILE set, every server writes a CPU profile, summarized here.
+//   BASELINE_ROOT=/path/to/checkout npx tsx bench/ab/quote-cpu.ts [postgres|pglite] [rounds]
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { BenchDatabaseKind } from "../dataset/store.ts";
+import { startBenchChain } from "../lib/bench-chain.ts";
+import { ownDatabase } from "../lib/bench-databases.ts";
+import { runClosedLoop } from "../lib/closed-loop.ts";
+import { processCpuMs } from "../lib/cpu.ts";
+import { loadAverage } from "../lib/machine.ts";
+import { summarizeProfile } from "../lib/profile-summary.ts";
+import { serveDeployment } from "../lib/sluice-server.ts";
+import { quoteBody, SWAP_SOLVER_COUNT, startFixture } from "../suites/swap.ts";
+
+const baseline = process.env.BASELINE_ROOT;
+if (!baseline) throw new Error("set BASELINE_ROOT to the other checkout (with `npm ci` run in it)");
+const kind = (process.argv[2] ?? "postgres") as BenchDatabaseKind;
+const rounds = Number(process.argv[3] ?? 3);
+const builds = { this: fileURLToPath(new URL("../..", import.meta.url)), baseline };
+type Build = keyof typeof builds;
+const CONNECTIONS = 16;
+const SECONDS = 10;
+
+const scratch = mkdtempSync(join(tmpdir(), "sluice-ab-cpu-"));
+const profiles = process.env.BENCH_SERVER_CPU_PROFILE;
+const chain = await startBenchChain({ executors: SWAP_SOLVER_COUNT });
+const fixture = await startFixture(chain, scratch);
+const body = quoteBody(chain);
+const figures: Record<Build, Array<{ cpuMsPerQuote: number; perSecond: number }>> = {
+  this: [],
+  baseline: [],
+};
+const load = () => loadAverage().toFixed(2);
+console.log(`${kind}, ${rounds} rounds, load average ${load()} at the start`);
+try {
+  for (let round = 0; round < rounds; round++) {
+    const order: Build[] = round % 2 ? ["baseline", "this"] : ["this", "baseline"];
+    for (const build of order) {
+      const database = ownDatabase(kind, `ab_cpu_${build}`);
+      await database.reset();
+      // Created empty: each build migrates it with its own migrations.
+      await (await database.openUnmigrated()).close();
+      process.env.BENCH_SLUICE_ROOT = builds[build];
+      const server = await serveDeployment(
+        database,
+        fixture.deployment,
+        join(scratch, `${build}-${round}.log`),
+      );
+      try {
+        const url = `${server.baseUrl}/quote`;
+        await runClosedLoop({ url, method: "POST", body, connections: CONNECTIONS, durationSeconds: 2 });
+        const pid = server.child.pid!;
+        const before = processCpuMs(pid);
+        const run = await runClosedLoop({
+          url,
+          method: "POST",
+          body,
+          connections: CONNECTIONS,
+          durationSeconds: SECONDS,
+        });
+        const cpuMs = processCpuMs(pid) - before;
+        const ok = run.requests.filter((request) => request.status === 200).length;
+        const figure = { cpuMsPerQuote: cpuMs / ok, perSecond: ok / SECONDS };
+        figures[build].push(figure);
+        console.log(
+          `${build} (round ${round + 1}): ${figure.cpuMsPerQuote.toFixed(2)} ms CPU per /quote, ` +
+            `${figure.perSecond.toFixed(1)} /quote per s, ${run.errors} errors, ` +
+            `${run.requests.length - ok} non-200; load average ${load()}`,
+        );
+      } finally {
+        await server.stop();
+        delete process.env.BENCH_SLUICE_ROOT;
+      }
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const summary = (build: Build) => ({
+    cpu: median(figures[build].map((figure) => figure.cpuMsPerQuote)),
+    rate: median(figures[build].map((figure) => figure.perSecond)),
+  });
+  const [a, b] = [summary("this"), summary("baseline")];
+  console.log(
+    `medians: this build ${a.cpu.toFixed(2)} ms CPU per /quote, ${a.rate.toFixed(1)} /s; baseline ` +
+      `${b.cpu.toFixed(2)} ms, ${b.rate.toFixed(1)} /s; CPU ${(a.cpu / b.cpu).toFixed(2)} ×, ` +
+      `throughput ${(a.rate / b.rate).toFixed(2)} ×; load average ${load()} at the end`,
+  );
+  if (profiles) {
+    for (const file of readdirSync(profiles).filter((name) => name.endsWith(".cpuprofile"))) {
+      const { busyMs, shares } = summarizeProfile(join(profiles, file), 30);
+      console.log(`\n${file}: ${busyMs.toFixed(0)} ms busy`);
+      for (const share of shares)
+        console.log(
+          `  ${(share.share * 100).toFixed(1).padStart(5)} %  ${share.ms.toFixed(0).padStart(6)} ms  ${share.what}`,
+        );
+    }
+  }
+} finally {
+  await fixture.solvers.stop();
+  await chain.stop();
+  rmSync(scratch, { recursive: true, force: true });
+}
