@@ -4,6 +4,7 @@ import { limitsSuite } from "./limits.ts";
 import { liquiditySuite } from "./liquidity.ts";
 import { ordersSuite } from "./orders.ts";
 import { partnerSuite } from "./partner.ts";
+import { pointsEngineSuite } from "./points-engine.ts";
 import { solversSuite } from "./solvers.ts";
 import { streamSuite } from "./stream.ts";
 import { swapSuite } from "./swap.ts";
@@ -19,4 +20,5 @@ export const SUITES: readonly BenchSuite[] = [
   streamSuite,
   solversSuite,
   limitsSuite,
+  pointsEngineSuite,
 ];
