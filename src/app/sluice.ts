@@ -227,7 +227,12 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     logger,
     lifecycle,
     registry: new RegistryResponses(database, clock),
-    points: new PointsService(new PointsRepository(database), database, clock),
+    points: new PointsService(
+      new PointsRepository(database),
+      database,
+      clock,
+      deployment?.pointsEngine ? { own: deployment.pointsEngine.own } : {},
+    ),
     solverLogos,
     orderEvents,
     openOrders,

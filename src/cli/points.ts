@@ -9,9 +9,13 @@ import {
 } from "../points/sync.ts";
 import { withDatabaseOrServer } from "./database.ts";
 import { addDecimalsOptions } from "./import-points.ts";
+import { registerPointsEngineCommands } from "./points-engine.ts";
 
 export function registerPointsCommands(program: Command): void {
-  const points = program.command("points").description("partner points data");
+  const points = program
+    .command("points")
+    .description("points data: partner feeds and the own type's engine");
+  registerPointsEngineCommands(points);
   const sync = points
     .command("sync <url>")
     .description(

@@ -13,6 +13,7 @@ import { type PointsChainSource, rpcChainSource } from "./chain-source.ts";
 import { PointsEngine } from "./engine.ts";
 import { type LedgerFactory, PointsFollower } from "./follower.ts";
 import { PointsLedger } from "./ledger/points-ledger.ts";
+import { OwnPoints } from "./serving.ts";
 
 export interface PointsEngineSetup {
   config: PointsEngineConfig;
@@ -35,8 +36,12 @@ export interface PointsEngineParts {
   /** The scope as read from the chain (once). */
   scope(): Promise<ChainScope>;
   chain: PointsChainSource;
+  /** Ledgers over the scope (restored from records: the serving side values receivers with them). */
+  ledgers(): Promise<LedgerFactory>;
   follower: PointsFollower;
   engine: PointsEngine;
+  /** The own type as /points/* reads it. */
+  own: OwnPoints;
 }
 
 export function buildPointsEngine(setup: PointsEngineSetup): PointsEngineParts {
@@ -79,5 +84,11 @@ export function buildPointsEngine(setup: PointsEngineSetup): PointsEngineParts {
     ...(setup.heads ? { heads: setup.heads } : {}),
     ...(setup.pollIntervalMs === undefined ? {} : { pollIntervalMs: setup.pollIntervalMs }),
   });
-  return { config, confirmations, scope, chain, follower, engine };
+  const own = new OwnPoints(
+    setup.database,
+    config.pointsType,
+    new Set(config.vaults.map((vault) => vault.address)),
+    ledgers,
+  );
+  return { config, confirmations, scope, chain, ledgers, follower, engine, own };
 }

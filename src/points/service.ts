@@ -3,6 +3,7 @@
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import { GenerationCache } from "../db/generations.ts";
+import type { OwnPoints, OwnPointsView } from "../points-engine/serving.ts";
 import { type JsonBytes, type JsonPieces, jsonBytes, writtenAsJson } from "../shared/json-text.ts";
 import { LruCache } from "../shared/lru.ts";
 import { NoPointsDataError, UnknownVaultError } from "./errors.ts";
@@ -14,7 +15,7 @@ import {
   type VaultAmount,
 } from "./repository.ts";
 import type { PointsByReceiver, PointsByReceiverType, PointsByVault } from "./schemas.ts";
-import { compareText, type SnapshotIndex, type SnapshotRef } from "./snapshot-index.ts";
+import { compareText, SnapshotIndex, type SnapshotRef } from "./snapshot-index.ts";
 
 export interface PointsServiceOptions {
   /** Receivers per keyset page of a streamed vault list. */
@@ -25,6 +26,8 @@ export interface PointsServiceOptions {
   cacheEntries?: number;
   /** Receivers whose current answers are kept (a few hundred bytes each). */
   receiverCacheEntries?: number;
+  /** The own points type, computed by this deployment's points engine: served beside the partner types. */
+  own?: OwnPoints;
 }
 
 /** Everything derived from one generation of the points dataset; replaced wholesale when it changes. */
@@ -47,6 +50,7 @@ export class PointsService {
   readonly #views: GenerationCache<PointsView>;
   readonly #pageSize: number;
   readonly #pieceSize: number;
+  readonly #own: OwnPoints | undefined;
 
   constructor(
     private readonly repository: PointsRepository,
@@ -56,6 +60,7 @@ export class PointsService {
   ) {
     this.#pageSize = options.pageSize ?? 5_000;
     this.#pieceSize = options.pieceSize ?? VAULT_RECEIVERS_PIECE;
+    this.#own = options.own;
     const cacheEntries = options.cacheEntries ?? 1_000;
     this.#views = new GenerationCache(
       database,
@@ -78,16 +83,32 @@ export class PointsService {
 
   /** GET /points/receiver/{address}/current: the receiver's points per vault, per points type, as JSON. */
   async receiverCurrent(receiver: string): Promise<JsonBytes<PointsByVault[]>> {
-    const { index, receivers } = await this.#view();
-    const cached = receivers.get(receiver);
+    const { index, receivers, own } = await this.#view();
+    // The own type moves with every block the engine computes: its answers are kept per engine position.
+    const key = own ? `${receiver}@${own.key}` : receiver;
+    const cached = receivers.get(key);
     if (cached !== undefined) return cached;
     const snapshots = index.current();
-    const rows = await this.repository.receiverPointsByVault(
-      receiver,
-      snapshots.map((snapshot) => snapshot.id),
-    );
-    const json = jsonBytes(byVaultRecords(snapshots, rows));
-    receivers.set(receiver, json);
+    const rows = snapshots.length
+      ? await this.repository.receiverPointsByVault(
+          receiver,
+          snapshots.map((snapshot) => snapshot.id),
+        )
+      : [];
+    const records = byVaultRecords(snapshots, rows);
+    if (own && this.#own) {
+      const items = await this.#own.receiverPoints(receiver);
+      if (items.length > 0)
+        records.push(
+          ownByVault(
+            own,
+            own.block,
+            items.map((item) => ({ vault: item.vault, points: item.points })),
+          ),
+        );
+    }
+    const json = jsonBytes(byPointsType(records));
+    receivers.set(key, json);
     return json;
   }
 
@@ -95,11 +116,20 @@ export class PointsService {
   async totals(blockNumber: number | "current"): Promise<JsonBytes<PointsByVault[]>> {
     const view = await this.#view();
     const snapshots = chooseSnapshots(view.index, blockNumber);
-    const key = snapshotSetKey(snapshots);
+    const ownBlock = view.own && ownBlockFor(view.own, blockNumber);
+    const ownKey = blockNumber === "current" ? view.own?.key : ownBlock;
+    const key = `${snapshotSetKey(snapshots)}|${ownKey ?? ""}`;
     const cached = view.totals.get(key);
     if (cached !== undefined) return cached;
-    const rows = await this.repository.vaultTotals(snapshots.map((snapshot) => snapshot.id));
-    const json = jsonBytes(byVaultRecords(snapshots, rows));
+    const rows = snapshots.length
+      ? await this.repository.vaultTotals(snapshots.map((snapshot) => snapshot.id))
+      : [];
+    const records = byVaultRecords(snapshots, rows);
+    if (view.own && this.#own && ownBlock !== undefined) {
+      const amounts = await this.#own.amounts(blockNumber === "current" ? undefined : ownBlock);
+      if (amounts.length > 0) records.push(ownByVault(view.own, ownBlock, amounts));
+    }
+    const json = jsonBytes(byPointsType(records));
     view.totals.set(key, json);
     return json;
   }
@@ -109,14 +139,30 @@ export class PointsService {
     const view = await this.#view();
     await this.#requireKnownVault(view.index, vault);
     const snapshots = view.index.nearest(blockNumber);
-    const key = `${vault}@${snapshotSetKey(snapshots)}`;
+    const ownBlock = view.own && ownBlockFor(view.own, blockNumber);
+    const key = `${vault}@${snapshotSetKey(snapshots)}|${ownBlock ?? ""}`;
     const cached = view.vaultTypes.get(key);
     if (cached !== undefined) return cached;
-    const rows = await this.repository.vaultTotalsByReceiverType(
-      vault,
-      snapshots.map((snapshot) => snapshot.id),
-    );
-    const json = jsonBytes(byReceiverTypeRecords(snapshots, rows));
+    const rows = snapshots.length
+      ? await this.repository.vaultTotalsByReceiverType(
+          vault,
+          snapshots.map((snapshot) => snapshot.id),
+        )
+      : [];
+    const records = byReceiverTypeRecords(snapshots, rows);
+    if (view.own && this.#own && ownBlock !== undefined) {
+      const amounts = await this.#own.amounts(ownBlock, vault);
+      if (amounts.length > 0)
+        records.push({
+          points_type: view.own.pointsType,
+          last_block: Number(ownBlock),
+          total_points: amounts.reduce((sum, amount) => sum + amount.points, 0n).toString(),
+          items: amounts
+            .sort((a, b) => compareText(a.receiverType, b.receiverType))
+            .map((amount) => ({ receiver_type: amount.receiverType, points: amount.points.toString() })),
+        });
+    }
+    const json = jsonBytes(byPointsType(records));
     view.vaultTypes.set(key, json);
     return json;
   }
@@ -141,23 +187,46 @@ export class PointsService {
       view.vaultTotals.set(key, totals);
     }
     const totalBySnapshot = new Map(totals.map((row) => [row.snapshotId, row.points]));
-    const records = snapshots.flatMap((snapshot) => {
+    const records: StreamedRecord[] = snapshots.flatMap((snapshot) => {
       const total = totalBySnapshot.get(snapshot.id);
-      return total === undefined ? [] : [{ snapshot, total }];
+      return total === undefined
+        ? []
+        : [{ pointsType: snapshot.pointsType, blockNumber: snapshot.blockNumber, total, snapshot }];
     });
+    if (view.own && this.#own) {
+      const items = await this.#own.vaultReceivers(vault);
+      if (items.length > 0)
+        records.push({
+          pointsType: view.own.pointsType,
+          blockNumber: Number(view.own.block),
+          total: items.reduce((sum, item) => sum + item.points, 0n).toString(),
+          own: items,
+        });
+      records.sort((a, b) => compareText(a.pointsType, b.pointsType));
+    }
     // Written key by key in PointsByReceiverSchema's order (#streamReceivers); the tests validate the whole list.
     return writtenAsJson<PointsByReceiver[]>(this.#streamReceivers(vault, records));
   }
 
-  async *#streamReceivers(
-    vault: string,
-    records: ReadonlyArray<{ snapshot: SnapshotRef; total: string }>,
-  ): AsyncGenerator<string> {
+  async *#streamReceivers(vault: string, records: readonly StreamedRecord[]): AsyncGenerator<string> {
     yield "[";
-    for (const [position, { snapshot, total }] of records.entries()) {
+    for (const [position, record] of records.entries()) {
+      const { snapshot, total, own } = record;
       // Key order and value types exactly as PointsByReceiverSchema; receivers and amounts are stored
       // validated (lowercase hex, digits), so they need no escaping.
-      yield `${position === 0 ? "" : ","}{"points_type":${JSON.stringify(snapshot.pointsType)},"last_block":${snapshot.blockNumber},"total_points":"${total}","items":[`;
+      yield `${position === 0 ? "" : ","}{"points_type":${JSON.stringify(record.pointsType)},"last_block":${record.blockNumber},"total_points":"${total}","items":[`;
+      if (own || !snapshot) {
+        // The own type's receivers, valued in memory from the engine's records: written in pieces like the others.
+        const items = own ?? [];
+        for (let start = 0; start < items.length; start += this.#pieceSize)
+          yield (start === 0 ? "" : ",") +
+            items
+              .slice(start, start + this.#pieceSize)
+              .map((item) => `{"receiver_address":"${item.receiver}","points":"${item.points}"}`)
+              .join(",");
+        yield "]}";
+        continue;
+      }
       const readPage = (after: string | null) =>
         this.repository.vaultReceiversJsonPage(snapshot.id, vault, after, this.#pageSize, this.#pieceSize);
       let separator = "";
@@ -182,17 +251,63 @@ export class PointsService {
     yield "]";
   }
 
-  async #view(): Promise<PointsView> {
-    const view = await this.#views.get();
-    if (view.index.isEmpty) throw new NoPointsDataError();
-    return view;
+  async #view(): Promise<PointsView & { own: OwnPointsView | undefined }> {
+    const [view, own] = await Promise.all([this.#views.get(), this.#own?.view()]);
+    if (view.index.isEmpty && own === undefined) throw new NoPointsDataError();
+    return { ...view, own };
   }
 
   async #requireKnownVault(index: SnapshotIndex, vault: string): Promise<void> {
-    if (index.knowsVault(vault)) return;
+    if (index.knowsVault(vault) || this.#own?.vaults.has(vault)) return;
     if (await this.repository.registryKnowsVault(vault)) return;
     throw new UnknownVaultError(vault);
   }
+}
+
+/** A record of the vault-receivers stream: a partner snapshot's (read in pages) or the own type's (valued). */
+interface StreamedRecord {
+  pointsType: string;
+  blockNumber: number;
+  total: string;
+  snapshot?: SnapshotRef;
+  own?: ReadonlyArray<{ receiver: string; points: bigint }>;
+}
+
+/** The own type's block answering `blockNumber`: its position for "current", else its nearest snapshot. */
+function ownBlockFor(own: OwnPointsView, blockNumber: number | "current"): bigint | undefined {
+  if (blockNumber === "current") return own.block;
+  const refs = own.snapshots.map((block) => ({
+    id: Number(block),
+    pointsType: own.pointsType,
+    blockNumber: Number(block),
+  }));
+  if (refs.length === 0) return undefined;
+  return BigInt(new SnapshotIndex(refs, []).nearest(blockNumber)[0]!.blockNumber);
+}
+
+/** The own type's record of vault totals at `block`: its amounts summed per vault, ascending by vault. */
+function ownByVault(
+  own: OwnPointsView,
+  block: bigint,
+  amounts: ReadonlyArray<{ vault: string; points: bigint }>,
+): PointsByVault {
+  const byVault = new Map<string, bigint>();
+  for (const amount of amounts) byVault.set(amount.vault, (byVault.get(amount.vault) ?? 0n) + amount.points);
+  const items = [...byVault].sort(([a], [b]) => compareText(a, b));
+  return {
+    points_type: own.pointsType,
+    last_block: Number(block),
+    total_points: items.reduce((sum, [, points]) => sum + points, 0n).toString(),
+    items: items.map(([vault, points]) => ({
+      vault_address: vault as PointsByVault["items"][number]["vault_address"],
+      points: points.toString(),
+    })),
+  };
+}
+
+/** Records in points-type order (the partner types' order, the own type among them). */
+function byPointsType<Row extends { points_type: string }>(records: Row[]): Row[] {
+  return records.sort((a, b) => compareText(a.points_type, b.points_type));
 }
 
 function chooseSnapshots(index: SnapshotIndex, blockNumber: number | "current"): SnapshotRef[] {

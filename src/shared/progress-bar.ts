@@ -7,11 +7,12 @@ export interface ProgressBar {
   stop(): void;
 }
 
-export function createProgressBar(label: string, unit: string): ProgressBar {
+export function createProgressBar(label: string, unit: string, options: { eta?: boolean } = {}): ProgressBar {
   if (!process.stderr.isTTY) return { update() {}, stop() {} };
   const bar = new cliProgress.SingleBar(
     {
-      format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {duration_formatted}`,
+      format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {duration_formatted}${options.eta ? " | ETA {eta_formatted}" : ""}`,
+      etaBuffer: 50,
       stream: process.stderr,
       hideCursor: true,
     },
