@@ -1,5 +1,5 @@
 // `npm run bench [-- --suite partner] [--db postgres|pglite|both] [--duration 10] [--connections 2]
-// [--regenerate] [--pglite-scale 1] [--streams 5000]`: runs the chosen suites, prints each one's report (Markdown) and writes
+// [--regenerate] [--pglite-scale 1] [--streams 5000] [--points-scale 1]`: runs the chosen suites, prints each one's report (Markdown) and writes
 // its measurements to bench/results/<suite>-<time>.json (gitignored).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -19,6 +19,7 @@ ${SUITES.map((suite) => `                          ${suite.name}: ${suite.descri
   --regenerate          regenerate stored datasets even when complete
   --pglite-scale <f>    fraction of the dataset loaded into PGlite, in (0, 1] (default: 1)
   --streams <n>         idle order streams the stream suite holds on one replica (default: 5000)
+  --points-scale <f>    fraction of the points-engine history (blocks, stakers, events), in (0, 1] (default: 1)
 `;
 
 function fail(message: string): never {
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     regenerate: { type: "boolean", default: false },
     "pglite-scale": { type: "string", default: "1" },
     streams: { type: "string", default: "5000" },
+    "points-scale": { type: "string", default: "1" },
     help: { type: "boolean", default: false },
   },
 });
@@ -62,7 +64,9 @@ const options: SuiteOptions = {
   regenerate: values.regenerate,
   pgliteScale: positiveNumber("pglite-scale", values["pglite-scale"], false),
   idleStreams: positiveNumber("streams", values.streams, true),
+  pointsScale: positiveNumber("points-scale", values["points-scale"], false),
 };
+if (options.pointsScale > 1) fail("--points-scale must be at most 1");
 if (options.pgliteScale > 1) fail("--pglite-scale must be at most 1");
 
 const names = values.suite ?? SUITES.map((suite) => suite.name);

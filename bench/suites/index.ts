@@ -5,6 +5,7 @@ import { liquiditySuite } from "./liquidity.ts";
 import { ordersSuite } from "./orders.ts";
 import { overheadSuite } from "./overhead.ts";
 import { partnerSuite } from "./partner.ts";
+import { pointsEngineSuite } from "./points-engine.ts";
 import { solversSuite } from "./solvers.ts";
 import { streamSuite } from "./stream.ts";
 import { swapSuite } from "./swap.ts";
@@ -21,4 +22,5 @@ export const SUITES: readonly BenchSuite[] = [
   solversSuite,
   limitsSuite,
   overheadSuite,
+  pointsEngineSuite,
 ];

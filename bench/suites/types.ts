@@ -13,6 +13,8 @@ export interface SuiteOptions {
   pgliteScale: number;
   /** Idle order streams the stream suite holds on one replica. */
   idleStreams: number;
+  /** Fraction of the points-engine suite's history (blocks, stakers, events) to generate (1 = the size). */
+  pointsScale: number;
 }
 
 export interface SuiteResult {
