@@ -14,6 +14,7 @@ import { PointsEngine } from "./engine.ts";
 import { type LedgerFactory, PointsFollower } from "./follower.ts";
 import { PointsLedger } from "./ledger/points-ledger.ts";
 import { OwnPoints } from "./serving.ts";
+import { readStoredScope, scopeConfigKey, storeScope } from "./store/scope.ts";
 
 export interface PointsEngineSetup {
   config: PointsEngineConfig;
@@ -48,9 +49,18 @@ export function buildPointsEngine(setup: PointsEngineSetup): PointsEngineParts {
   const { config, client } = setup;
   const confirmations = config.confirmations ?? setup.confirmationDepth;
   let scoped: Promise<ChainScope> | undefined;
+  const configKey = scopeConfigKey(config);
+  const storedOrRead = async (): Promise<ChainScope> => {
+    const stored = await readStoredScope(setup.database, configKey);
+    if (stored) return stored;
+    const read = await readScope(client, config, config.startBlock);
+    await storeScope(setup.database, configKey, read);
+    return read;
+  };
   const scope = () => {
-    // Read at the start block, so every process and every restart counts with the same scope and initial prices.
-    scoped ??= readScope(client, config, config.startBlock).catch((error: unknown) => {
+    // Read at the start block, so every process and every restart counts with the same scope and initial prices; and
+    // read there once: kept in the database, since a chain may not answer reads that far back later.
+    scoped ??= storedOrRead().catch((error: unknown) => {
       scoped = undefined;
       throw error;
     });

@@ -94,14 +94,16 @@ export class PointsFollower {
 
   async #step(lease: PointsEngineLease): Promise<FollowStep> {
     const { chain, confirmations, startBlock } = this.options;
-    const ledgers = await this.options.ledgers();
     const position = await readPosition(this.options.database);
+    const head = await chain.headNumber();
+    const target = head - BigInt(confirmations);
+    // The scope is read at the start block: nothing to read before the chain has it (a devnet deploying as we start).
+    if (!position && target < startBlock) return { position: null, target, blocks: 0, events: 0 };
+    const ledgers = await this.options.ledgers();
     if (position) {
       const canonical = await chain.header(position.blockNumber);
       if (canonical?.hash !== position.blockHash) return this.#rewind(lease, ledgers, position.blockNumber);
     }
-    const head = await chain.headNumber();
-    const target = head - BigInt(confirmations);
     const finalBlock = head - BigInt(this.options.finalityDepth);
     const begin = Date.now();
     const started = this.options.now?.() ?? performance.now();
@@ -116,7 +118,6 @@ export class PointsFollower {
       // The ledger starts at the block before the history's first; points accrue from the start block on, with the
       // state of the block before it.
       const history = this.#historyFrom();
-      if (target < startBlock) return { position: null, target, blocks: 0, events: 0 };
       const origin = await this.#header(history - 1n);
       ledger = ledgers.create({
         block: origin.number,

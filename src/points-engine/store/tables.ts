@@ -124,3 +124,16 @@ export const pointsEngineVaultTypeTotals = pgTable(
     }),
   ],
 );
+
+/**
+ * The scope the engine counts with, as read at the start block (collaterals, decimals, delegators, initial prices),
+ * kept so a restart does not need the chain's state at that block again: a node without archive state, or a devnet
+ * anvil reloaded from its state file, can no longer answer reads that far back. `configKey` names the deployment
+ * section it was read for; a different section reads it again.
+ */
+export const pointsEngineScope = pgTable("points_engine_scope", {
+  id: integer("id").primaryKey(),
+  configKey: text("config_key").notNull(),
+  scope: jsonb("scope").notNull(),
+  readAt: timestamp("read_at", { withTimezone: true }).notNull(),
+});
