@@ -148,6 +148,16 @@ const BigIntegerSchema = z.union([
 
 const BpsSchema = z.number().int().min(0).max(10_000);
 
+/** Flags each value seen earlier in the list, at its index under `path`. */
+function flagDuplicates(ctx: z.RefinementCtx, values: string[], path: string, what: string): void {
+  const seen = new Set<string>();
+  values.forEach((value, index) => {
+    if (seen.has(value))
+      ctx.addIssue({ code: "custom", path: [path, index], message: `duplicate ${what} ${value}` });
+    seen.add(value);
+  });
+}
+
 /**
  * The own points type's engine (docs/points.md "Configuration"): which stake on chain earns points, at which rate,
  * from which block. Absent: the deployment computes no points of its own.
@@ -229,14 +239,7 @@ export const PointsEngineConfigSchema = z
   })
   .strict()
   .superRefine((config, ctx) => {
-    const unique = (values: string[], path: string, what: string) => {
-      const seen = new Set<string>();
-      values.forEach((value, index) => {
-        if (seen.has(value))
-          ctx.addIssue({ code: "custom", path: [path, index], message: `duplicate ${what} ${value}` });
-        seen.add(value);
-      });
-    };
+    const unique = (values: string[], path: string, what: string) => flagDuplicates(ctx, values, path, what);
     unique(
       config.networks.map((n) => n.address),
       "networks",
@@ -317,14 +320,7 @@ export const DeploymentSchema = z
   })
   .strict()
   .superRefine((deployment, ctx) => {
-    const unique = (values: string[], path: string, what: string) => {
-      const seen = new Set<string>();
-      values.forEach((value, index) => {
-        if (seen.has(value))
-          ctx.addIssue({ code: "custom", path: [path, index], message: `duplicate ${what} ${value}` });
-        seen.add(value);
-      });
-    };
+    const unique = (values: string[], path: string, what: string) => flagDuplicates(ctx, values, path, what);
     unique(
       deployment.inputTokens.map((t) => t.address),
       "inputTokens",
