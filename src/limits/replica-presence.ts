@@ -6,6 +6,7 @@ import { hostname } from "node:os";
 import type { Database } from "../db/client.ts";
 import { PeriodicJob } from "../db/periodic-job.ts";
 import type { Logger } from "../logger.ts";
+import { failureLevel } from "../outages.ts";
 
 /** How often a replica marks itself present. */
 export const PRESENCE_EVERY_MS = 2000;
@@ -66,8 +67,9 @@ export class ReplicaPresence {
       if (this.#failing) this.logger.info({ replicas: this.#count }, "rate limits: replica count read again");
       this.#failing = false;
     } catch (error) {
+      // Once per failure of its own; a database outage has its own one warning (outages.ts), so at debug then.
       if (!this.#failing)
-        this.logger.warn(
+        this.logger[failureLevel(error, "warn")](
           { err: error, replicas: this.#count },
           "rate limits: replica count not refreshed; keeping the last one",
         );
