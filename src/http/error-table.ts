@@ -44,6 +44,13 @@ import {
   StreamClientLimitError,
 } from "../orders/errors.ts";
 import { DeprecatedPointsRouteError, NoPointsDataError, UnknownVaultError } from "../points/errors.ts";
+import {
+  PointsEngineBesideServerError,
+  PointsEngineBusyError,
+  PointsEngineConfigChangedError,
+  PointsEngineLeaseLostError,
+  PointsEngineNotConfiguredError,
+} from "../points-engine/errors.ts";
 import { SolversBusyError } from "../rounds/errors.ts";
 import { SolverNotFoundError } from "../scorecards/errors.ts";
 import type { BaseError, ErrorClass } from "../shared/errors.ts";
@@ -223,6 +230,13 @@ export const ERROR_TABLE = [
   partner(NoPointsDataError, 404, "noData"),
   partner(UnknownVaultError, 404, "noResultsFound"),
   partner(DeprecatedPointsRouteError, 410, "pageNotFound"),
+  // The points engine's own failures: met by the engine and the CLI, never by a route's request; should one reach a
+  // points route, it is the server's failure.
+  partner(PointsEngineLeaseLostError, 500, "anErrorOccurred"),
+  partner(PointsEngineBusyError, 500, "anErrorOccurred"),
+  partner(PointsEngineNotConfiguredError, 500, "anErrorOccurred"),
+  partner(PointsEngineConfigChangedError, 500, "anErrorOccurred"),
+  partner(PointsEngineBesideServerError, 500, "anErrorOccurred"),
 ] as const;
 
 type TableRow = (typeof ERROR_TABLE)[number];
