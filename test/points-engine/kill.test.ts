@@ -16,7 +16,7 @@ import { followerOn, followToHead, publishedState } from "./engine-state.ts";
 const REPO_ROOT = new URL("../..", import.meta.url).pathname;
 const BLOCKS = 220;
 const BACKLOG = 120;
-const MS_PER_BLOCK = 300;
+const MS_PER_BLOCK = 150;
 const KILLS = 5;
 const workDir = mkdtempSync(join(tmpdir(), "sluice-engine-kill-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
