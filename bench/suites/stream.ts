@@ -22,6 +22,7 @@ import { devAccount } from "../../src/devnet/accounts.ts";
 import { BUNDLED_SOLVERS } from "../../src/devnet/deployment.ts";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
 import { type BenchDatabase, ownDatabase, pgliteDatabase } from "../lib/bench-databases.ts";
+import { type Distribution, distribution } from "../lib/distribution.ts";
 import { loadAverage } from "../lib/machine.ts";
 import type { RunningProcess } from "../lib/processes.ts";
 import { readServerMemory, readSettledServerMemory } from "../lib/server-memory.ts";
@@ -51,15 +52,8 @@ export const STREAM_BENCH = {
   targets: { wonToSolverMs: 50, fillToWalletMs: 250, idleRssMb: 200, fanOutMs: 100 },
 } as const;
 
-interface Latencies {
-  samples: number;
-  /** Streams or swaps whose event did not come in time (or came only as a snapshot). */
-  missed: number;
-  min: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
+/** Latencies in ms; a stream or swap whose event did not come in time (or came only as a snapshot) is missed. */
+type Latencies = Distribution;
 
 interface StreamRun {
   kind: BenchDatabaseKind;
@@ -221,13 +215,13 @@ async function runOnDatabase(kind: BenchDatabaseKind, idleStreams: number): Prom
     for (const server of servers.splice(0).reverse()) await server.stop();
     const recordedAt = await readRecordedAt(database, [...fillsA, ...fillsB, ...newOrderEvents, ...fanFills]);
     const sinceCommit = (events: Array<ReceivedEvent | undefined>) =>
-      latencies(events.map((event) => (event ? event.receivedAt - recordedAt(event) : undefined)));
+      distribution(events.map((event) => (event ? event.receivedAt - recordedAt(event) : undefined)));
     return {
       kind,
       databaseVersion,
       fillToWalletA: sinceCommit(fillsA),
       fillToWalletB: b ? sinceCommit(fillsB) : null,
-      wonToSolverB: b ? latencies(won) : null,
+      wonToSolverB: b ? distribution(won) : null,
       idle: {
         streams: idleStreams,
         rssBeforeMb: before.rssMb,
@@ -300,20 +294,6 @@ async function readRecordedAt(
   } finally {
     await db.close();
   }
-}
-
-function latencies(values: Array<number | undefined>): Latencies {
-  const present = values.filter((value): value is number => value !== undefined).sort((x, y) => x - y);
-  const at = (q: number) =>
-    present[Math.min(present.length - 1, Math.ceil(q * present.length) - 1)] ?? Number.NaN;
-  return {
-    samples: present.length,
-    missed: values.length - present.length,
-    min: present[0] ?? Number.NaN,
-    p50: at(0.5),
-    p99: at(0.99),
-    max: present.at(-1) ?? Number.NaN,
-  };
 }
 
 function formatReport(

@@ -2,6 +2,7 @@
 // `filled` event on its order stream) and its printed report. Every figure is a difference of two epoch-ms stamps
 // on the bench's clock, and its row names both ends.
 import type { BenchDatabaseKind } from "../dataset/store.ts";
+import { type Distribution, distribution } from "../lib/distribution.ts";
 import { machineLine, type RunConditions, targetsSection, type Verdict } from "../lib/suite-report.ts";
 import { formatNumber, markdownTable } from "../lib/table.ts";
 
@@ -53,30 +54,6 @@ export interface FillLatencyReport extends RunConditions {
   amount: string;
   pollWatcherMs: number;
   runs: FillLatencyRun[];
-}
-
-export interface Distribution {
-  samples: number;
-  missed: number;
-  min: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-/** Nearest-rank percentiles of the present values; an absent value counts as missed. */
-export function distribution(values: ReadonlyArray<number | null>): Distribution {
-  const present = values.filter((value): value is number => value !== null).sort((x, y) => x - y);
-  const at = (q: number) =>
-    present[Math.min(present.length - 1, Math.ceil(q * present.length) - 1)] ?? Number.NaN;
-  return {
-    samples: present.length,
-    missed: values.length - present.length,
-    min: present[0] ?? Number.NaN,
-    p50: at(0.5),
-    p99: at(0.99),
-    max: present.at(-1) ?? Number.NaN,
-  };
 }
 
 const between = (start: number | null, end: number | null) =>
