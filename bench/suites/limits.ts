@@ -10,8 +10,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../../src/clock.ts";
-import { openDatabase } from "../../src/db/client.ts";
-import { migrate } from "../../src/db/migrate.ts";
 import { MemoryWindowCounter, PostgresWindowCounter } from "../../src/limits/window-counters.ts";
 import { silentLogger } from "../../src/logger.ts";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
@@ -186,10 +184,8 @@ async function measurePaired(
 
 /** The fan-out class's one extra step on PostgreSQL, alone: sequential increments of one caller's window. */
 async function measureSharedCounter() {
-  const database = ownDatabase("postgres", "limits");
-  const db = await openDatabase({ kind: "postgres", url: database.serveEnv.DATABASE_URL! });
+  const db = await ownDatabase("postgres", "limits").open();
   try {
-    await migrate(db);
     const counter = new PostgresWindowCounter(db, new MemoryWindowCounter(systemClock), silentLogger());
     const memory = new MemoryWindowCounter(systemClock);
     const time = async (incr: () => Promise<unknown>) => {
