@@ -2,18 +2,19 @@
 // (event-applier.ts: Fill, InvalidateNonce, the reconciler, and their rewind), which changes orders through the orders
 // module and publishes the changes to OrderEvents. One replica indexes at a time: it holds the indexer lease
 // (lease.ts), and every write checks the lease in its own transaction. A replica that loses the lease (its database
-// session dropped, or another replica took over) stops indexing and tries to acquire it again at every poll.
+// session dropped, or another replica took over) stops indexing and tries to acquire it again at every poll; that
+// loop is the one every leased chain follower runs (src/chain/leased-head-loop.ts).
 
 import type { Address } from "viem";
 import type { ChainPublicClient } from "../chain/client.ts";
 import type { HeadSource } from "../chain/heads.ts";
+import { LeasedHeadLoop } from "../chain/leased-head-loop.ts";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import { DEFAULT_FINALITY_DEPTH } from "../deployment/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { OrderEvents, OrderStatusChanged } from "../orders/order-events.ts";
 import { OrderSettlement } from "../orders/settlement.ts";
-import { failureLevel } from "../outages.ts";
 import { BlockFollower, MAX_BLOCKS_PER_STEP, type StepResult } from "./block-follower.ts";
 import { type BlockReads, type OrderEndObserver, ReactorEventApplier } from "./event-applier.ts";
 import { Finality } from "./finality.ts";
@@ -46,15 +47,7 @@ export interface IndexerOptions {
 export class ReactorIndexer {
   readonly #follower: BlockFollower<BlockReads, OrderStatusChanged[]>;
   readonly #finality: Finality;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #unfollow: (() => void) | undefined;
-  /** A head arrived while a step ran: step again right after it. */
-  #again = false;
-  /** The newest head the head source announced. */
-  #head: bigint | undefined;
-  #lease: IndexerLease | null = null;
-  #stopped = true;
+  readonly #loop: LeasedHeadLoop<IndexerLease>;
 
   constructor(private readonly options: IndexerOptions) {
     const settlement = new OrderSettlement(options.database);
@@ -85,11 +78,24 @@ export class ReactorIndexer {
       logger: options.logger,
       applier,
     });
+    this.#loop = new LeasedHeadLoop({
+      logger: options.logger,
+      ...(options.heads ? { heads: options.heads } : {}),
+      ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
+      acquire: () => IndexerLease.acquire(options.database),
+      isLeaseLost: (error) => error instanceof IndexerLeaseLostError,
+      catchUp: (lease, head) => this.#stepUntilCaughtUp(lease, head),
+      messages: {
+        acquired: "acquired the indexer lease: indexing",
+        lost: "lost the indexer lease: stopped indexing until it is acquired again",
+        failed: "indexer step failed; retrying",
+      },
+    });
   }
 
   /** The epoch of the lease this replica holds while it indexes; undefined while it stands by. */
   get epoch(): bigint | undefined {
-    return this.#lease?.epoch;
+    return this.#loop.lease?.epoch;
   }
 
   /**
@@ -98,84 +104,15 @@ export class ReactorIndexer {
    * or after a poll interval, whichever comes first.
    */
   start(): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
-    this.#unfollow = this.options.heads?.onHead((head) => {
-      this.#head = head;
-      this.#wake();
-    });
-    this.#wake();
-  }
-
-  #wake(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#running = this.#tick().finally(() => {
-      this.#running = undefined;
-      if (this.#again) {
-        this.#again = false;
-        this.#wake();
-      }
-    });
-  }
-
-  async #tick(): Promise<void> {
-    let caughtUp = false;
-    try {
-      const lease = await this.#heldLease();
-      if (lease) {
-        await this.#stepUntilCaughtUp(lease);
-        caughtUp = true;
-      }
-    } catch (error) {
-      if (error instanceof IndexerLeaseLostError) await this.#dropLease(error.message);
-      else this.options.logger[failureLevel(error, "error")]({ err: error }, "indexer step failed; retrying");
-    }
-    // Heads drive a replica that indexes; the clock drives one without heads, one standing by, one whose step failed.
-    if (!this.#stopped && (!this.options.heads || !caughtUp))
-      this.#timer = setTimeout(() => this.#wake(), this.options.pollIntervalMs ?? 1000);
+    this.#loop.start();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    this.#unfollow?.();
-    this.#unfollow = undefined;
-    clearTimeout(this.#timer);
-    await this.#running;
-    await this.#lease?.release().catch(() => {});
-    this.#lease = null;
+    await this.#loop.stop();
   }
 
-  /** The lease, acquired if this replica has none (null while another replica holds it); a lost one is dropped. */
-  async #heldLease(): Promise<IndexerLease | null> {
-    const lost = this.#lease?.lost;
-    if (lost) await this.#dropLease(lost);
-    if (this.#lease) return this.#lease;
-    this.#lease = await IndexerLease.acquire(this.options.database);
-    if (this.#lease)
-      this.options.logger.info({ epoch: this.#lease.epoch }, "acquired the indexer lease: indexing");
-    return this.#lease;
-  }
-
-  async #dropLease(reason: string): Promise<void> {
-    const lease = this.#lease;
-    if (!lease) return;
-    this.#lease = null;
-    this.options.logger.warn(
-      { epoch: lease.epoch, reason },
-      "lost the indexer lease: stopped indexing until it is acquired again",
-    );
-    await lease.release().catch(() => {});
-  }
-
-  async #stepUntilCaughtUp(lease: IndexerLease): Promise<void> {
+  async #stepUntilCaughtUp(lease: IndexerLease, head: bigint | undefined): Promise<void> {
     // The head just announced saves asking for it again, while nothing newer can have been missed.
-    const head = this.#head;
     let known = head !== undefined && this.options.heads?.isCurrent(head) ? head : undefined;
     // A pushed head comes with its block's fields: the block need not be read again.
     let block = known === undefined ? undefined : this.options.heads?.pushedBlock(known);
@@ -183,7 +120,7 @@ export class ReactorIndexer {
       const result = await this.#follower.step(lease, known, block);
       known = undefined;
       block = undefined;
-      if (this.#stopped) return;
+      if (this.#loop.stopped) return;
       if (result.blocks < MAX_BLOCKS_PER_STEP) break;
     }
     await this.#finality.finalize(lease);
@@ -200,7 +137,8 @@ export class ReactorIndexer {
    * another replica holds it).
    */
   async step(): Promise<StepResult> {
-    if (this.#lease) return this.#stepOnce(this.#lease);
+    const held = this.#loop.lease;
+    if (held) return this.#stepOnce(held);
     const lease = await IndexerLease.acquire(this.options.database);
     if (!lease) throw new IndexerLeaseHeldElsewhereError();
     try {

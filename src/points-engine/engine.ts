@@ -1,12 +1,12 @@
 // The points engine as a running part: one process at a time holds its lease (lease.ts) and steps the follower
 // (follower.ts) at every new head, until it has caught up with the head less the confirmations; the others stand by
-// and try for the lease every poll interval. A failed step (the RPC or the database out of reach) is retried at the
-// next head or after a poll interval; the in-memory ledger is then restored from the database, which holds the state
-// after the last committed step. `backfill` runs the same steps once, to the head, reporting its progress.
+// and try for the lease every poll interval (the loop every leased chain follower runs: src/chain/leased-head-loop.ts).
+// A failed step (the RPC or the database out of reach) is retried at the next head or after a poll interval; the
+// in-memory ledger is then restored from the database, which holds the state after the last committed step. `backfill` runs the same steps once, to the head, reporting its progress.
 import type { HeadSource } from "../chain/heads.ts";
+import { LeasedHeadLoop } from "../chain/leased-head-loop.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import { failureLevel } from "../outages.ts";
 import { PointsEngineBusyError, PointsEngineLeaseLostError } from "./errors.ts";
 import type { FollowStep, PointsFollower } from "./follower.ts";
 import { PointsEngineLease, readLeaseHolder } from "./lease.ts";
@@ -34,104 +34,45 @@ export interface BackfillProgress {
 }
 
 export class PointsEngine {
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #unfollow: (() => void) | undefined;
-  #again = false;
-  #lease: PointsEngineLease | null = null;
-  #stopped = true;
+  readonly #loop: LeasedHeadLoop<PointsEngineLease>;
 
-  constructor(private readonly options: PointsEngineOptions) {}
-
-  /** The epoch of the lease this process holds while it computes; undefined while it stands by. */
-  get epoch(): bigint | undefined {
-    return this.#lease?.epoch;
-  }
-
-  start(): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
-    this.#unfollow = this.options.heads?.onHead(() => this.#wake());
-    this.#wake();
-  }
-
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    this.#unfollow?.();
-    this.#unfollow = undefined;
-    clearTimeout(this.#timer);
-    await this.#running;
-    await this.#lease?.release().catch(() => {});
-    this.#lease = null;
-  }
-
-  #wake(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#running = this.#tick().finally(() => {
-      this.#running = undefined;
-      if (this.#again) {
-        this.#again = false;
-        this.#wake();
-      }
+  constructor(private readonly options: PointsEngineOptions) {
+    this.#loop = new LeasedHeadLoop({
+      logger: options.logger,
+      ...(options.heads ? { heads: options.heads } : {}),
+      ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
+      acquire: () => PointsEngineLease.acquire(options.database),
+      isLeaseLost: (error) => error instanceof PointsEngineLeaseLostError,
+      catchUp: (lease) => this.#catchUp(lease),
+      // Another process may have computed while this one stood by: the ledger is read again from the database.
+      onLeaseChange: () => options.follower.forget(),
+      messages: {
+        acquired: "acquired the points engine lease: computing points",
+        lost: "lost the points engine lease: stopped computing until it is acquired again",
+        failed: "points engine step failed; retrying",
+      },
     });
   }
 
-  async #tick(): Promise<void> {
-    let caughtUp = false;
-    try {
-      const lease = await this.#heldLease();
-      if (lease) {
-        for (;;) {
-          const step = await this.options.follower.step(lease);
-          if (this.#stopped) break;
-          if (step.rewoundTo === undefined && (step.blocks === 0 || step.position === step.target)) break;
-        }
-        caughtUp = true;
-      }
-    } catch (error) {
-      if (error instanceof PointsEngineLeaseLostError) await this.#dropLease(error.message);
-      else
-        this.options.logger[failureLevel(error, "error")](
-          { err: error },
-          "points engine step failed; retrying",
-        );
-    }
-    if (!this.#stopped && (!this.options.heads || !caughtUp))
-      this.#timer = setTimeout(() => this.#wake(), this.options.pollIntervalMs ?? 1000);
+  /** The epoch of the lease this process holds while it computes; undefined while it stands by. */
+  get epoch(): bigint | undefined {
+    return this.#loop.lease?.epoch;
   }
 
-  async #heldLease(): Promise<PointsEngineLease | null> {
-    const lost = this.#lease?.lost;
-    if (lost) await this.#dropLease(lost);
-    if (this.#lease) return this.#lease;
-    this.#lease = await PointsEngineLease.acquire(this.options.database);
-    if (this.#lease) {
-      // Another process may have computed while this one stood by: the ledger is read again from the database.
-      this.options.follower.forget();
-      this.options.logger.info(
-        { epoch: this.#lease.epoch },
-        "acquired the points engine lease: computing points",
-      );
-    }
-    return this.#lease;
+  start(): void {
+    this.#loop.start();
   }
 
-  async #dropLease(reason: string): Promise<void> {
-    const lease = this.#lease;
-    if (!lease) return;
-    this.#lease = null;
-    this.options.follower.forget();
-    this.options.logger.warn(
-      { epoch: lease.epoch, reason },
-      "lost the points engine lease: stopped computing until it is acquired again",
-    );
-    await lease.release().catch(() => {});
+  async stop(): Promise<void> {
+    await this.#loop.stop();
+  }
+
+  async #catchUp(lease: PointsEngineLease): Promise<void> {
+    for (;;) {
+      const step = await this.options.follower.step(lease);
+      if (this.#loop.stopped) return;
+      if (step.rewoundTo === undefined && (step.blocks === 0 || step.position === step.target)) return;
+    }
   }
 }
 
