@@ -8,6 +8,7 @@ import type { Address } from "viem";
 import type { PointsFileFormat } from "../points/import-file.ts";
 import type { SyncResult } from "../points/sync.ts";
 import type { SnapshotSummary } from "../points/writer.ts";
+import type { BackfillProgress } from "../points-engine/engine.ts";
 import type { MetadataTree } from "../registry/registry.ts";
 import type { ImportReport, TreeReport } from "../registry/report.ts";
 import type { ListedSolver } from "../solvers/registry.ts";
@@ -20,6 +21,29 @@ type SnapshotSummaryText = Omit<SnapshotSummary, "totalPoints"> & { totalPoints:
 
 function snapshotSummary(text: SnapshotSummaryText): SnapshotSummary {
   return { ...text, totalPoints: BigInt(text.totalPoints) };
+}
+
+/** A backfill's progress as a job answers it: block numbers as decimal strings. */
+interface BackfillProgressText {
+  position: string | null;
+  target: string;
+  startedAt: string | null;
+  blocks: number;
+  events: number;
+  rewoundTo?: string;
+  followed?: BackfillProgress["followed"];
+}
+
+function backfillProgress(text: BackfillProgressText): BackfillProgress {
+  return {
+    position: text.position === null ? null : BigInt(text.position),
+    target: BigInt(text.target),
+    startedAt: text.startedAt === null ? null : BigInt(text.startedAt),
+    blocks: text.blocks,
+    events: text.events,
+    ...(text.rewoundTo === undefined ? {} : { rewoundTo: BigInt(text.rewoundTo) }),
+    ...(text.followed === undefined ? {} : { followed: text.followed }),
+  };
 }
 
 export interface AdminClientOptions {
@@ -140,6 +164,25 @@ export class AdminClient {
     return this.#job("/admin/registry/import", { json: { tree, overlay: overlayFile } });
   }
 
+  async pointsEngineStatus(): Promise<string> {
+    return (await this.#call<{ text: string }>("GET", "/admin/points-engine/status")).text;
+  }
+
+  /** The running engine's backfill; aborting `signal` (Ctrl-C) makes the server stop after the step in flight. */
+  async pointsEngineBackfill(
+    from: bigint | undefined,
+    onProgress: (progress: BackfillProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<BackfillProgress> {
+    const result = await this.#job<BackfillProgressText, BackfillProgressText>(
+      "/admin/points-engine/backfill",
+      { json: from === undefined ? {} : { from: from.toString() } },
+      (progress) => onProgress(backfillProgress(progress)),
+      signal,
+    );
+    return backfillProgress(result);
+  }
+
   async overrideCooldown(override: { solverId: string; lift: true } | { solverId: string; until: string }) {
     await this.#job("/admin/cooldowns", { json: override });
   }
@@ -149,9 +192,11 @@ export class AdminClient {
     path: string,
     body: { json: unknown } | { contentType: string; body: ReadableStream<Uint8Array> },
     onProgress?: (progress: Progress) => void,
+    signal?: AbortSignal,
   ): Promise<Result> {
     const url = `${this.options.internalApiUrl.replace(/\/+$/, "")}${path}`;
     const response = await fetch(url, {
+      ...(signal ? { signal } : {}),
       method: "POST",
       headers: {
         [ADMIN_AUTH_HEADER]: `Bearer ${this.options.token}`,

@@ -10,3 +10,11 @@ export class AdminAuthenticationError extends BaseError {
     );
   }
 }
+
+/** `sluice points engine …` through a server whose deployment has no points engine. */
+export class NoPointsEngineError extends BaseError {
+  override name = "NoPointsEngineError";
+  constructor() {
+    super("this server runs no points engine: its deployment has no pointsEngine section");
+  }
+}

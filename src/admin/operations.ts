@@ -1,4 +1,5 @@
-// The writes an operator's commands make (imports, a partner's points sync, cooldown overrides), done by the running
+// The writes an operator's commands make (imports, a partner's points sync, cooldown overrides, the points engine's
+// backfill and its status beside it), done by the running
 // server on its own database when a command beside it cannot open that database (src/admin/running-server.ts). Each
 // calls the very function the command calls when it opens the database itself, so the result is the same.
 import type { Clock } from "../clock.ts";
@@ -9,10 +10,12 @@ import type { Logger } from "../logger.ts";
 import { type ImportPointsOptions, importPoints } from "../points/import-file.ts";
 import { type FeedFormat, type SyncOptions, type SyncResult, syncPartnerPoints } from "../points/sync.ts";
 import type { SnapshotSummary } from "../points/writer.ts";
+import type { BackfillProgress } from "../points-engine/engine.ts";
 import { storeRegistry } from "../registry/importer.ts";
 import { parseOverlay } from "../registry/overlay.ts";
 import type { MetadataTree } from "../registry/registry.ts";
 import type { ImportReport, TreeReport } from "../registry/report.ts";
+import { NoPointsEngineError } from "./errors.ts";
 
 /** What `sluice points sync` prints while it runs, reported by the server doing the sync. */
 export type SyncProgress =
@@ -23,6 +26,16 @@ export type SyncRequest = Pick<
   SyncOptions,
   "url" | "pointsType" | "feedDecimals" | "typeDecimals" | "feedFormat" | "pageSize"
 >;
+
+/** The points engine of the server, for `sluice points engine status|backfill` beside it. */
+export interface AdminPointsEngine {
+  status(): Promise<string>;
+  backfill(options: {
+    from?: bigint;
+    onProgress: (progress: BackfillProgress) => void;
+    stopped: () => boolean;
+  }): Promise<BackfillProgress>;
+}
 
 export type CooldownOverride = { solverId: string; lift: true } | { solverId: string; until: Date };
 
@@ -35,6 +48,8 @@ export class AdminOperations {
       logger: Logger;
       /** The read models this server answers from, told of each write once it has committed. */
       written: { points(): void; registry(): void; cooldowns(): Promise<void> };
+      /** The deployment's points engine, when it has one. */
+      pointsEngine?: AdminPointsEngine;
     },
   ) {}
 
@@ -68,6 +83,28 @@ export class AdminOperations {
     const report = await storeRegistry(this.#database, tree, parseOverlay(overlayFile));
     this.deps.written.registry();
     return { report, kind: this.deps.database.kind };
+  }
+
+  pointsEngineStatus(): Promise<string> {
+    return this.#pointsEngine.status();
+  }
+
+  /** Stops after the step in flight once `stopped` says so (the command beside went away: Ctrl-C). */
+  pointsEngineBackfill(
+    from: bigint | undefined,
+    report: (progress: BackfillProgress) => void,
+    stopped: () => boolean,
+  ): Promise<BackfillProgress> {
+    return this.#pointsEngine.backfill({
+      ...(from === undefined ? {} : { from }),
+      onProgress: report,
+      stopped,
+    });
+  }
+
+  get #pointsEngine(): AdminPointsEngine {
+    if (!this.deps.pointsEngine) throw new NoPointsEngineError();
+    return this.deps.pointsEngine;
   }
 
   async overrideCooldown(override: CooldownOverride): Promise<void> {

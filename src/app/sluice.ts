@@ -19,7 +19,7 @@
 // On the devnet that list is: database → anvil → bundled solvers → api keys → order feed → solver cooldowns → chain
 // binding → order log retention → solver notifications → heads → block tracker → indexer → points engine → discount
 // expiry → scorecard retention → scorecard fold → HTTP listeners → admin address.
-import { AdminOperations } from "../admin/operations.ts";
+import { AdminOperations, type AdminPointsEngine } from "../admin/operations.ts";
 import { removeAdminServerRecord, writeAdminServerRecord } from "../admin/running-server.ts";
 import { AdminGuard } from "../admin/token.ts";
 import { ApiKeyDirectory } from "../api-keys/directory.ts";
@@ -57,7 +57,9 @@ import { readOverdueOrders } from "../orders/overdue.ts";
 import { failureLevel } from "../outages.ts";
 import { PointsRepository } from "../points/repository.ts";
 import { PointsService } from "../points/service.ts";
+import type { PointsEngineParts } from "../points-engine/build.ts";
 import { readEngineProgress } from "../points-engine/progress.ts";
+import { engineStatusText } from "../points-engine/status.ts";
 import { chainHeadCheck } from "../readiness/chain-head.ts";
 import { ReadinessChecks } from "../readiness/checks.ts";
 import { databaseCheck, migrationsCheck } from "../readiness/database.ts";
@@ -398,6 +400,9 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
                   // The other replicas re-read within their refresh interval; this one at once.
                   cooldowns: async () => deployment?.cooldowns.view.refresh(),
                 },
+                ...(deployment?.pointsEngine
+                  ? { pointsEngine: adminPointsEngine(database, deployment.pointsEngine) }
+                  : {}),
               }),
               keys: { repository: apiKeyRepository, directory: apiKeys, clock },
               ...(deployment?.registry ? { solvers: deployment.registry } : {}),
@@ -567,5 +572,18 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       })();
       return stopping;
     },
+  };
+}
+
+/** The deployment's points engine as `sluice points engine status|backfill` beside this server reach it. */
+function adminPointsEngine(database: Database, parts: PointsEngineParts): AdminPointsEngine {
+  return {
+    status: () =>
+      engineStatusText(database, {
+        config: parts.config,
+        confirmations: parts.confirmations,
+        head: () => parts.chain.headNumber(),
+      }),
+    backfill: (options) => parts.engine.runBackfill(options),
   };
 }

@@ -7,21 +7,17 @@ import { type Command, InvalidArgumentError } from "commander";
 import { type ChainPublicClient, createChainPublicClient } from "../chain/client.ts";
 import { systemClock } from "../clock.ts";
 import { type Env, readEnv } from "../config/env.ts";
-import type { Database } from "../db/client.ts";
-import { DataDirLockedError } from "../db/data-dir-lock.ts";
 import { loadDeployment, parseDeployment } from "../deployment/load.ts";
 import { type Deployment, finalityDepthOf } from "../deployment/schema.ts";
 import { devnetOnDisk } from "../devnet/running.ts";
 import { createLogger } from "../logger.ts";
 import { buildPointsEngine } from "../points-engine/build.ts";
 import { type BackfillProgress, backfill } from "../points-engine/engine.ts";
-import { PointsEngineBesideServerError, PointsEngineNotConfiguredError } from "../points-engine/errors.ts";
-import { readLeaseHolder } from "../points-engine/lease.ts";
-import { readPosition } from "../points-engine/store/position.ts";
-import { lastSnapshot } from "../points-engine/store/snapshots.ts";
+import { PointsEngineNotConfiguredError } from "../points-engine/errors.ts";
+import { engineStatusText } from "../points-engine/status.ts";
 import { verifyPointsAt } from "../points-engine/verify.ts";
 import { createProgressBar } from "../shared/progress-bar.ts";
-import { withMigratedDatabase } from "./database.ts";
+import { withDatabaseOrServer } from "./database.ts";
 
 export function registerPointsEngineCommands(points: Command): void {
   const engine = points
@@ -35,9 +31,19 @@ export function registerPointsEngineCommands(points: Command): void {
     .action(async () => {
       const env = readEnv();
       const target = engineTarget(env);
-      await withEngineDatabase(env, "status", async (database) => {
-        process.stdout.write(await statusText(database, target));
-      });
+      const text = await withDatabaseOrServer(
+        {
+          onDatabase: (database) =>
+            engineStatusText(database, {
+              config: target.config,
+              confirmations: target.config.confirmations ?? target.deployment.confirmationDepth,
+              head: () => target.client.getBlockNumber({ cacheTime: 0 }),
+            }),
+          throughServer: (server) => server.pointsEngineStatus(),
+        },
+        env,
+      );
+      process.stdout.write(text);
     });
   engine
     .command("backfill")
@@ -49,52 +55,83 @@ export function registerPointsEngineCommands(points: Command): void {
     .action(async (options: { from?: bigint }) => {
       const env = readEnv();
       const target = engineTarget(env);
-      await withEngineDatabase(env, "backfill", async (database) => {
-        const parts = buildPointsEngine({
-          config: target.config,
-          confirmationDepth: target.deployment.confirmationDepth,
-          finalityDepth: finalityDepthOf(target.deployment),
-          client: target.client,
-          database,
-          clock: systemClock,
-          logger: createLogger({ level: env.LOG_LEVEL, destination: "stderr" }),
-        });
-        const bar = createProgressBar("points engine", "blocks", { eta: true });
-        let interrupted = false;
-        const onSigint = () => {
-          interrupted = true;
-        };
-        process.once("SIGINT", onSigint);
-        let result: BackfillProgress;
-        try {
-          result = await backfill({
-            database,
-            follower: parts.follower,
-            ...(options.from === undefined ? {} : { from: options.from }),
-            stopped: () => interrupted,
-            onProgress: (progress) => {
-              const origin = progress.startedAt ?? target.config.startBlock - 1n;
-              bar.update(
-                Number((progress.position ?? origin) - origin),
-                Math.max(1, Number(progress.target - origin)),
-              );
-            },
-          });
-        } finally {
-          bar.stop();
-          process.off("SIGINT", onSigint);
-        }
-        if (result.rewoundTo !== undefined)
-          process.stdout.write(
-            result.rewoundTo < 0n
-              ? "recomputed from the start block\n"
-              : `rewound to block ${result.rewoundTo}\n`,
-          );
-        process.stdout.write(
-          `points engine at block ${result.position ?? "none"}${interrupted ? " (interrupted)" : ""}: ` +
-            `${result.blocks} blocks, ${result.events} stake events\n`,
+      const bar = createProgressBar("points engine", "blocks", { eta: true });
+      const showProgress = (progress: BackfillProgress) => {
+        const origin = progress.startedAt ?? target.config.startBlock - 1n;
+        bar.update(
+          Number((progress.position ?? origin) - origin),
+          Math.max(1, Number(progress.target - origin)),
         );
-      });
+      };
+      let interrupted = false;
+      // Through a server, Ctrl-C ends the request: the server stops after the step in flight.
+      const abort = new AbortController();
+      const onSigint = () => {
+        interrupted = true;
+        abort.abort();
+      };
+      process.once("SIGINT", onSigint);
+      let result: BackfillProgress;
+      try {
+        result = await withDatabaseOrServer(
+          {
+            onDatabase: (database) => {
+              const parts = buildPointsEngine({
+                config: target.config,
+                confirmationDepth: target.deployment.confirmationDepth,
+                finalityDepth: finalityDepthOf(target.deployment),
+                client: target.client,
+                database,
+                clock: systemClock,
+                logger: createLogger({ level: env.LOG_LEVEL, destination: "stderr" }),
+              });
+              return backfill({
+                database,
+                follower: parts.follower,
+                ...(options.from === undefined ? {} : { from: options.from }),
+                stopped: () => interrupted,
+                onProgress: showProgress,
+                // Beside a server that runs the engine (PostgreSQL): it computes already; follow it to the head.
+                followRunningEngine: {},
+              });
+            },
+            throughServer: async (server) => {
+              let last: BackfillProgress | undefined;
+              try {
+                return await server.pointsEngineBackfill(
+                  options.from,
+                  (progress) => {
+                    last = progress;
+                    showProgress(progress);
+                  },
+                  abort.signal,
+                );
+              } catch (error) {
+                if (interrupted && last) return last;
+                throw error;
+              }
+            },
+          },
+          env,
+        );
+      } finally {
+        bar.stop();
+        process.off("SIGINT", onSigint);
+      }
+      if (result.rewoundTo !== undefined)
+        process.stdout.write(
+          result.rewoundTo < 0n
+            ? "recomputed from the start block\n"
+            : `rewound to block ${result.rewoundTo}\n`,
+        );
+      process.stdout.write(
+        `points engine at block ${result.position ?? "none"}${interrupted ? " (interrupted)" : ""}: ` +
+          `${result.blocks} blocks, ${result.events} stake events` +
+          (result.followed
+            ? `; ${result.followed.blocks} blocks computed meanwhile by the running engine (${result.followed.holder})`
+            : "") +
+          "\n",
+      );
     });
   points
     .command("verify")
@@ -173,61 +210,6 @@ function engineTarget(env: Env): EngineTarget {
     retryCount: 1,
   });
   return { deployment, config: deployment.pointsEngine, client };
-}
-
-/**
- * The engine's tables: on PostgreSQL always (beside running servers too), on the embedded database only while no
- * server holds it — a server running there runs the engine itself, so what a command would do is done already.
- */
-async function withEngineDatabase(env: Env, command: string, work: (database: Database) => Promise<void>) {
-  try {
-    await withMigratedDatabase(work, env);
-  } catch (error) {
-    if (!(error instanceof DataDirLockedError)) throw error;
-    throw new PointsEngineBesideServerError(command, error.message);
-  }
-}
-
-async function statusText(database: Database, target: EngineTarget): Promise<string> {
-  const { config } = target;
-  const confirmations = config.confirmations ?? target.deployment.confirmationDepth;
-  const [position, snapshot, lease] = await Promise.all([
-    readPosition(database),
-    lastSnapshot(database),
-    readLeaseHolder(database),
-  ]);
-  const head = await target.client.getBlockNumber({ cacheTime: 0 }).catch((error: unknown) => error as Error);
-  const lines = [
-    `points type: ${config.pointsType} (${config.decimals} decimals), start block ${config.startBlock}`,
-  ];
-  lines.push(
-    position
-      ? `position: block ${position.blockNumber} (${position.blockHash}), written ${position.updatedAt.toISOString()}`
-      : "position: nothing computed yet",
-  );
-  if (head instanceof Error)
-    lines.push(`head: unknown (the RPC did not answer: ${head.message.split("\n")[0]})`);
-  else {
-    const confirmed = head - BigInt(confirmations);
-    const done = position?.blockNumber ?? config.startBlock - 1n;
-    const lag = confirmed > done ? confirmed - done : 0n;
-    lines.push(
-      `head: block ${head}, ${confirmations} confirmations: lag ${lag} blocks behind block ${confirmed}`,
-    );
-  }
-  lines.push(
-    snapshot
-      ? `last snapshot: block ${snapshot.blockNumber}, total ${snapshot.total}, published ${snapshot.publishedAt.toISOString()}`
-      : "last snapshot: none yet",
-  );
-  if (position) lines.push(`emitted: ${position.emitted}`);
-  lines.push(`rate: ${position ? position.blocksPerSecond.toFixed(1) : "0.0"} blocks/s (recent steps)`);
-  lines.push(
-    lease
-      ? `lease: epoch ${lease.epoch}, last acquired by ${lease.holder} at ${lease.acquiredAt.toISOString()}`
-      : "lease: never acquired",
-  );
-  return `${lines.join("\n")}\n`;
 }
 
 function parseBlock(value: string): bigint {

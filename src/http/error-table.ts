@@ -1,7 +1,7 @@
 // The one table from a named domain failure to its HTTP answer: the envelope (swap flow or partner), the status and
 // the code. The message and details are the error's own. Failures the framework detects (validation, unknown paths,
 // unreadable bodies, parser errors, the database out of reach, unhandled errors) keep their codes below.
-import { AdminAuthenticationError } from "../admin/errors.ts";
+import { AdminAuthenticationError, NoPointsEngineError } from "../admin/errors.ts";
 import {
   ApiKeyNameTakenError,
   InvalidApiKeyError,
@@ -45,7 +45,6 @@ import {
 } from "../orders/errors.ts";
 import { DeprecatedPointsRouteError, NoPointsDataError, UnknownVaultError } from "../points/errors.ts";
 import {
-  PointsEngineBesideServerError,
   PointsEngineBusyError,
   PointsEngineConfigChangedError,
   PointsEngineLeaseLostError,
@@ -221,6 +220,7 @@ export const ERROR_TABLE = [
   swap(UnknownSolverError, 404, "SOLVER_NOT_FOUND"),
   swap(ApiKeyNameTakenError, 409, "VALIDATION_FAILED"),
   swap(UnknownApiKeyError, 404, "NOT_FOUND"),
+  swap(NoPointsEngineError, 404, "NOT_FOUND"),
   // The dev helpers.
   swap(DevOnlyError, 403, "DEV_ONLY"),
   swap(FaucetError, 500, "INTERNAL"),
@@ -236,7 +236,6 @@ export const ERROR_TABLE = [
   partner(PointsEngineBusyError, 500, "anErrorOccurred"),
   partner(PointsEngineNotConfiguredError, 500, "anErrorOccurred"),
   partner(PointsEngineConfigChangedError, 500, "anErrorOccurred"),
-  partner(PointsEngineBesideServerError, 500, "anErrorOccurred"),
 ] as const;
 
 type TableRow = (typeof ERROR_TABLE)[number];

@@ -193,6 +193,8 @@ function adminRoutes(admin: AdminServices): RouteEntry[] {
     route({ method: "POST", url: "/admin/points/sync", listener: "internal", onRequest: adminOnly, schema: adminData.syncPointsSchema, handler: adminData.syncPoints(operations) }),
     route({ method: "POST", url: "/admin/registry/import", listener: "internal", onRequest: adminOnly, bodyLimit: adminData.REGISTRY_IMPORT_BODY_LIMIT, schema: adminData.importRegistrySchema, handler: adminData.importRegistry(operations) }),
     route({ method: "POST", url: "/admin/cooldowns", listener: "internal", onRequest: adminOnly, schema: adminData.overrideCooldownSchema, handler: adminData.overrideCooldown(operations) }),
+    route({ method: "GET", url: "/admin/points-engine/status", listener: "internal", onRequest: adminOnly, schema: adminData.pointsEngineStatusSchema, handler: adminData.pointsEngineStatus(operations) }),
+    route({ method: "POST", url: "/admin/points-engine/backfill", listener: "internal", onRequest: adminOnly, schema: adminData.pointsEngineBackfillSchema, handler: adminData.pointsEngineBackfill(operations) }),
     ...(solvers ? [
       route({ method: "GET", url: "/admin/solvers", listener: "internal", onRequest: adminOnly, schema: adminSolvers.listSolversSchema, handler: adminSolvers.listSolvers(solvers) }),
       route({ method: "POST", url: "/admin/solvers", listener: "internal", onRequest: adminOnly, schema: adminSolvers.addSolverSchema, handler: adminSolvers.addSolver(solvers) }),

@@ -10,6 +10,7 @@ import type { Logger } from "../logger.ts";
 import { PointsEngineBusyError, PointsEngineLeaseLostError } from "./errors.ts";
 import type { FollowStep, PointsFollower } from "./follower.ts";
 import { PointsEngineLease, readLeaseHolder } from "./lease.ts";
+import { readPosition } from "./store/position.ts";
 
 export interface PointsEngineOptions {
   database: Database;
@@ -28,9 +29,12 @@ export interface BackfillProgress {
   target: bigint;
   /** Where it started. */
   startedAt: bigint | null;
+  /** Blocks and stake events this process computed. */
   blocks: number;
   events: number;
   rewoundTo?: bigint;
+  /** Blocks another process (the running engine) computed while this one followed it. */
+  followed?: { holder: string; blocks: number };
 }
 
 export class PointsEngine {
@@ -67,6 +71,22 @@ export class PointsEngine {
     await this.#loop.stop();
   }
 
+  /**
+   * `backfill` run by this process while its engine runs (a command beside a server on an embedded database): the
+   * running loop gives up the lease for it and takes it up again after.
+   */
+  async runBackfill(
+    options: Omit<Parameters<typeof backfill>[0], "database" | "follower">,
+  ): Promise<BackfillProgress> {
+    const running = !this.#loop.stopped;
+    await this.#loop.stop();
+    try {
+      return await backfill({ ...options, database: this.options.database, follower: this.options.follower });
+    } finally {
+      if (running) this.#loop.start();
+    }
+  }
+
   async #catchUp(lease: PointsEngineLease): Promise<void> {
     for (;;) {
       const step = await this.options.follower.step(lease);
@@ -79,7 +99,9 @@ export class PointsEngine {
 /**
  * Computes up to the head (less the confirmations) as it is when called, after rewinding to `from - 1` when `from`
  * is given (to the newest kept block at or below it; where none is kept, from the start block). Takes the engine
- * lease for its run: PointsEngineBusyError while another process holds it.
+ * lease for its run. While another process holds it: PointsEngineBusyError, or — with `followRunningEngine` and no
+ * `from` — that process is computing already, so this one follows its stored position up to the target, taking the
+ * lease over should that process stop first.
  */
 export async function backfill(options: {
   database: Database;
@@ -88,11 +110,18 @@ export async function backfill(options: {
   onProgress?: (progress: BackfillProgress) => void;
   /** Stops after the step in flight when it returns true (Ctrl-C). */
   stopped?: () => boolean;
+  followRunningEngine?: { pollMs?: number };
 }): Promise<BackfillProgress> {
-  const lease = await PointsEngineLease.acquire(options.database, `backfill ${process.pid}`);
+  let lease = await PointsEngineLease.acquire(options.database, `backfill ${process.pid}`);
+  let followed: BackfillProgress | undefined;
   if (!lease) {
     const holder = await readLeaseHolder(options.database).catch(() => undefined);
-    throw new PointsEngineBusyError(holder?.holder);
+    if (!options.followRunningEngine || options.from !== undefined)
+      throw new PointsEngineBusyError(holder?.holder);
+    const run = await followHolder(options, holder?.holder, options.followRunningEngine.pollMs ?? 500);
+    if (!run.lease) return run.progress;
+    lease = run.lease;
+    followed = run.progress;
   }
   try {
     let rewoundTo: bigint | undefined;
@@ -105,10 +134,15 @@ export async function backfill(options: {
     const progress: BackfillProgress = {
       position: step.position,
       target,
-      startedAt: step.position === null ? null : step.position - BigInt(step.blocks),
+      startedAt: followed
+        ? followed.startedAt
+        : step.position === null
+          ? null
+          : step.position - BigInt(step.blocks),
       blocks: step.blocks,
       events: step.events,
       ...(rewoundTo === undefined ? {} : { rewoundTo }),
+      ...(followed?.followed ? { followed: followed.followed } : {}),
     };
     options.onProgress?.(progress);
     while ((step.position ?? -1n) < target && !options.stopped?.()) {
@@ -123,5 +157,42 @@ export async function backfill(options: {
     return progress;
   } finally {
     await lease.release();
+  }
+}
+
+/**
+ * Follows the stored position of the process holding the lease up to the target as it is now; returns with the lease
+ * when that process gave it up before the target (this one then computes the rest itself).
+ */
+async function followHolder(
+  options: {
+    database: Database;
+    follower: PointsFollower;
+    onProgress?: (progress: BackfillProgress) => void;
+    stopped?: () => boolean;
+  },
+  holder: string | undefined,
+  pollMs: number,
+): Promise<{ progress: BackfillProgress; lease?: PointsEngineLease }> {
+  const target = await options.follower.target();
+  const first = (await readPosition(options.database))?.blockNumber ?? null;
+  const followed = { holder: holder ?? "another process", blocks: 0 };
+  const progress: BackfillProgress = {
+    position: first,
+    target,
+    startedAt: first,
+    blocks: 0,
+    events: 0,
+    followed,
+  };
+  for (;;) {
+    const position = (await readPosition(options.database))?.blockNumber ?? null;
+    progress.position = position;
+    followed.blocks = position === null || first === null ? 0 : Number(position - first);
+    options.onProgress?.(progress);
+    if ((position ?? -1n) >= target || options.stopped?.()) return { progress };
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    const lease = await PointsEngineLease.acquire(options.database, `backfill ${process.pid}`);
+    if (lease) return { progress, lease };
   }
 }

@@ -40,15 +40,3 @@ export class PointsEngineConfigChangedError extends BaseError {
     super(`the stored points engine state does not match the configuration: ${what}`);
   }
 }
-
-/** A command that needs the engine's tables beside a server holding the embedded database (which runs the engine). */
-export class PointsEngineBesideServerError extends BaseError {
-  override name = "PointsEngineBesideServerError";
-  constructor(command: string, locked: string) {
-    super(
-      `${locked}\n\`sluice points engine ${command}\` needs the embedded database, which the running server holds; ` +
-        "that server runs the points engine itself (its /ready and /metrics show where it is: " +
-        'sluice_chain_follower_position{follower="points-engine"}). Stop it to run this command, or use PostgreSQL.',
-    );
-  }
-}

@@ -258,6 +258,11 @@ export class PointsFollower {
     return { position: null, target, blocks: 0, events: 0, rewoundTo: -1n };
   }
 
+  /** The newest block the engine could be at now: the head less the confirmations. */
+  async target(): Promise<bigint> {
+    return (await this.options.chain.headNumber()) - BigInt(this.options.confirmations);
+  }
+
   /** Rewinds to the newest kept block at or below `block` (or to nothing): `backfill --from`. */
   async rewindTo(lease: PointsEngineLease, block: bigint): Promise<bigint | null> {
     const ledgers = await this.options.ledgers();

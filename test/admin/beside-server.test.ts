@@ -198,6 +198,38 @@ describe("write commands beside a running embedded server", () => {
     expect(Array.isArray(networks) ? networks : networks.data).toHaveLength(21);
   });
 
+  it("answers points engine status and runs a backfill from the start through the server, which goes on after", {
+    timeout: 180_000,
+  }, async () => {
+    const leaseEpoch = (text: string) => BigInt(/^lease: epoch (\d+),/m.exec(text)?.[1] ?? "-1");
+    const status = await runSluice(["points", "engine", "status"], besideEnv());
+    expect(status.stderr).toBe("");
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^points type: sluice \(48 decimals\), start block \d+\n/);
+    expect(status.stdout).toMatch(/^head: block \d+, \d+ confirmations: lag \d+ blocks behind block \d+$/m);
+    const before = leaseEpoch(status.stdout);
+    expect(before).toBeGreaterThan(0n);
+
+    // --from 1: nothing is kept that far back, so everything is computed again, by the server, as the command would.
+    const backfill = await runSluice(["points", "engine", "backfill", "--from", "1"], besideEnv());
+    expect(backfill.code).toBe(0);
+    expect(backfill.stdout).toMatch(
+      /^recomputed from the start block\npoints engine at block \d+: [1-9]\d* blocks, \d+ stake events\n$/,
+    );
+    const at = BigInt(/at block (\d+):/.exec(backfill.stdout)![1]!);
+
+    // The backfill took the lease (one epoch) and gave it back; the server's engine took it again and goes on.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const after = await runSluice(["points", "engine", "status"], besideEnv());
+      expect(after.code).toBe(0);
+      const position = BigInt(/^position: block (\d+)/m.exec(after.stdout)?.[1] ?? "-1");
+      if (leaseEpoch(after.stdout) >= before + 2n && position > at) break;
+      if (Date.now() > deadline) throw new Error(`the server's engine did not go on:\n${after.stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  });
+
   /** The solver's cooldown end as /solvers serves it. */
   async function cooldownOf(solverId: string): Promise<string | null> {
     const { solvers } = (await (await fetch(`${api}/solvers`)).json()) as {

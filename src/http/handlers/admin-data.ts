@@ -8,16 +8,19 @@
 //   POST /api-internal/v1/admin/points/sync        {url, pointsType, feedDecimals, typeDecimals?, feedFormat, pageSize}
 //   POST /api-internal/v1/admin/registry/import    {tree, overlay}: the tree the command read, the overlay file's JSON
 //   POST /api-internal/v1/admin/cooldowns          {solverId, lift: true} | {solverId, until}
+//   GET  /api-internal/v1/admin/points-engine/status    {text}: what `sluice points engine status` prints
+//   POST /api-internal/v1/admin/points-engine/backfill  {from?}: the running engine's backfill (stops if the caller goes)
 import type { Readable } from "node:stream";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
-import { AdminAuthenticationError } from "../../admin/errors.ts";
+import { AdminAuthenticationError, NoPointsEngineError } from "../../admin/errors.ts";
 import { JOB_STREAM_MEDIA_TYPE, jobStream } from "../../admin/job-stream.ts";
 import type { AdminOperations, SyncProgress } from "../../admin/operations.ts";
 import { SOLVER_ID_PATTERN } from "../../deployment/schema.ts";
 import { MAX_POINTS_DECIMALS } from "../../points/amounts.ts";
 import { POINTS_FILE_FORMATS } from "../../points/import-file.ts";
 import { FEED_FORMATS, MAX_FEED_PAGE_SIZE } from "../../points/sync.ts";
+import type { BackfillProgress } from "../../points-engine/engine.ts";
 import type { MetadataTree } from "../../registry/registry.ts";
 import type { TreeReport } from "../../registry/report.ts";
 import { MEDIA_TYPE_KEY } from "../openapi.ts";
@@ -133,6 +136,47 @@ export function overrideCooldown(operations: AdminOperations): Handler<typeof ov
       operations.overrideCooldown(
         "lift" in override ? override : { solverId: override.solverId, until: new Date(override.until) },
       ),
+    );
+    return sendJob(reply, body);
+  };
+}
+
+export const pointsEngineStatusSchema = {
+  summary: "The points engine's status, as `sluice points engine status` prints it",
+  response: { 200: z.object({ text: z.string() }) },
+  errors: [AdminAuthenticationError, NoPointsEngineError],
+};
+
+export function pointsEngineStatus(operations: AdminOperations): Handler<typeof pointsEngineStatusSchema> {
+  return async () => ({ text: await operations.pointsEngineStatus() });
+}
+
+export const pointsEngineBackfillSchema = {
+  summary: "Compute the own points up to the confirmed head now, as `sluice points engine backfill` does",
+  body: z
+    .object({
+      from: z
+        .string()
+        .regex(/^[1-9]\d*$/)
+        .optional(),
+    })
+    .strict(),
+  response: { 200: JobStreamSchema },
+  errors: [AdminAuthenticationError],
+};
+
+export function pointsEngineBackfill(
+  operations: AdminOperations,
+): Handler<typeof pointsEngineBackfillSchema> {
+  return async (request, reply) => {
+    const { from } = request.body;
+    // Ctrl-C beside: the command's connection closes, and the backfill stops after the step in flight.
+    let gone = false;
+    reply.raw.once("close", () => {
+      if (!reply.raw.writableFinished) gone = true;
+    });
+    const body = jobStream<BackfillProgress, BackfillProgress>((report) =>
+      operations.pointsEngineBackfill(from === undefined ? undefined : BigInt(from), report, () => gone),
     );
     return sendJob(reply, body);
   };
