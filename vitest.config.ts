@@ -14,6 +14,10 @@ export default defineConfig({
     // Most test time is spent waiting on anvil, PostgreSQL and child processes, so two files at once fit even on two
     // cores (vitest's default there is one).
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // A worker keeps the modules it loaded from one file to the next instead of loading the whole service again for
+    // each: the tests use no module mocks, fake timers or environment changes, and stop whatever servers, chains and
+    // databases they start, so what one file leaves behind is only the loaded code.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     globalSetup: ["test/support/global-setup.ts"],
