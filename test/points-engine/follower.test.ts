@@ -7,6 +7,7 @@ import type { Database } from "../../src/db/client.ts";
 import type { PointsChainSource } from "../../src/points-engine/chain-source.ts";
 import { PointsEngineLease } from "../../src/points-engine/lease.ts";
 import { PointsLedger } from "../../src/points-engine/ledger/points-ledger.ts";
+import { mulberry32 } from "../../src/shared/seeded-random.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { SCOPE, ScriptedPointsChain, VAULTS } from "../support/points-chain.ts";
 import { followerOn, followToHead, publishedState } from "./engine-state.ts";
@@ -109,6 +110,24 @@ describe.each(databaseKinds)("points engine follower (%s)", { timeout: 180_000 }
     expect(state.position!.block).toBe(44n);
     expect(hasDeposit(state.records)).toBe(false);
     expect(state.snapshots.at(-1)!.block).toBe(40n);
+  });
+
+  it("rewinds through the journal to the newest final block of a step that also covered final blocks", async () => {
+    const chain = ScriptedPointsChain.generate(19, 20);
+    const random = mulberry32(19);
+    const [reorged, clean] = [await database(), await database()];
+    const follower = followerOn(reorged, chain, { maxBlocksPerStep: 100, finalityDepth: 10 });
+    await followToHead(reorged, follower);
+    // The next step covers blocks 21..40: 21..30 final (their changes taken once), 31..40 each journaled.
+    for (let i = 0; i < 20; i++) chain.mine([chain.randomEvent(random)]);
+    await followToHead(reorged, follower);
+    expect((await publishedState(reorged)).position!.block).toBe(40n);
+    // Every block above the final ones is replaced: the rewind goes back through the journal.
+    chain.reorg(10, []);
+    for (let i = 0; i < 11; i++) chain.mine([chain.randomEvent(random)], 7);
+    await followToHead(reorged, follower);
+    await followToHead(clean, followerOn(clean, chain));
+    expect(await publishedState(reorged)).toEqual(await publishedState(clean));
   });
 
   it("recomputes from the start block after a reorg deeper than the kept blocks", async () => {

@@ -63,9 +63,13 @@ export class EngineStore {
         await upsertRecords(tx, latestPerKey(pending));
         pending = [];
       };
+      // The newest final block of the batch is kept: the floor a rewind reaches when every block above it is
+      // replaced (the journal holds images only from the block after it on).
+      let newestFinal: SteppedBlock | undefined;
       for (const { block, changes } of batch.blocks) {
         if (batch.finalBlock !== undefined && block.number <= batch.finalBlock) {
           pending.push(...changes);
+          newestFinal = block;
           continue;
         }
         await flush();
@@ -75,6 +79,7 @@ export class EngineStore {
         await recordBlock(tx, block);
       }
       await flush();
+      if (newestFinal !== undefined && newestFinal !== position) await recordBlock(tx, newestFinal);
       await recordBlock(tx, position);
       for (const snapshot of batch.snapshots) await publishSnapshot(tx, snapshot, now);
       await writeCurrentAmounts(tx, batch.current);
