@@ -175,10 +175,14 @@ export class PointsFollower {
     }
     const snapshots: EngineSnapshot[] = [];
     let events = 0;
-    for (const point of points) {
+    // Final blocks need no undo images: their changes are taken once, at the last final block, where the ledger's
+    // change set holds each changed record once with its latest value (all the store keeps of per-block changes).
+    // Blocks a reorg can still remove are taken one by one, for their journal.
+    const lastFinal = points.findLastIndex((point) => point.header.number <= finalBlock);
+    for (const [i, point] of points.entries()) {
       ledger.step({ number: point.header.number, timestamp: point.header.timestamp, events: point.events });
       events += point.events.length;
-      stepped.push({ block: point.header, changes: ledger.takeChanges().map(stored) });
+      stepped.push({ block: point.header, changes: i < lastFinal ? [] : ledger.takeChanges().map(stored) });
       if (point.header.number % BigInt(this.options.snapshotEveryBlocks) === 0n)
         snapshots.push(engineSnapshot(ledger.snapshot()));
     }

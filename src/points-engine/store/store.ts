@@ -18,7 +18,11 @@ import {
   writeCurrentAmounts,
 } from "./snapshots.ts";
 
-/** One block stepped to within a batch, with the records its step changed. */
+/**
+ * One block stepped to within a batch, with the records its step changed. A final block's changes may come merged
+ * on a later final block of the batch (the store merges final blocks' changes anyway); a block above finalBlock
+ * carries exactly its own, for its journal.
+ */
 export interface SteppedChanges {
   block: SteppedBlock;
   changes: StoredRecord[];
