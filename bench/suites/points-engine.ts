@@ -132,6 +132,7 @@ async function run(options: SuiteOptions): Promise<SuiteResult> {
       eventsPerSecond: events / backfillSeconds,
       peakRssMb: Number(backfilled.maxRssKb) / 1024,
       heapUsedMb: Number(backfilled.heapUsedMb),
+      cpuSeconds: Number(backfilled.cpuMs) / 1000,
       loadAtEnd: loadAverage(),
     };
     process.stderr.write(`[points-engine] backfill ${JSON.stringify(backfill)}\n`);
@@ -219,6 +220,7 @@ function report(r: {
     eventsPerSecond: number;
     peakRssMb: number;
     heapUsedMb: number;
+    cpuSeconds: number;
     loadAtEnd: number;
   };
   live: {
@@ -247,6 +249,7 @@ function report(r: {
     `| backfill | ${f(backfill.blocks)} blocks, ${f(backfill.events)} events in ${f(backfill.seconds, 1)} s | the engine process calling backfill (after ${f(backfill.bootSeconds, 1)} s of process boot, database open) → its position = block ${f(r.node.lastBlock)} (the history's last), checked in the database |`,
     `| blocks/s | ${f(backfill.blocksPerSecond)} | same |`,
     `| events/s | ${f(backfill.eventsPerSecond)} | same |`,
+    `| engine CPU (backfill) | ${f(backfill.cpuSeconds, 1)} s user + system (${f((backfill.cpuSeconds * 1e6) / backfill.blocks, 1)} µs per block) | the engine process's own CPU time over the same interval (not PostgreSQL's or the node's): its work whatever the load |`,
     `| engine peak RSS (backfill) | ${f(backfill.peakRssMb)} MB (V8 heap used at the end ${f(backfill.heapUsedMb)} MB) | the process's maxRSS at the end of the backfill |`,
     `| engine peak RSS (whole run) | ${f(r.overallPeakRssMb)} MB | maxRSS when stopped, after the live blocks |`,
     `| live: block announced → computed | p50 ${f(live.p50Ms, 1)} ms, p90 ${f(live.p90Ms, 1)} ms, max ${f(live.maxMs, 1)} ms over blocks 2–${live.blocks} of ${live.eventsPerBlock} deposits each, one every ~0.3 s | the node announcing the block on its newHeads subscription → the stored position at that block (polled every 2 ms; the step commits the block's points in the same transaction) |`,

@@ -4,6 +4,11 @@
 // next range of blocks. The ledger is stepped only where something happens: at blocks with stake events, at snapshot
 // blocks and at the range's end; a whole range (many blocks during a backfill) is written in one transaction, so the
 // stored state is always the state after a whole step and the in-memory ledger equals it once that commits.
+//
+// A backfill reads the next range (its events and the headers it needs) while the current one is stepped and
+// committed, so the node's and the database's work overlap the ledger's. Only final ranges are read ahead (no reorg
+// reaches them, so reading them early cannot mix two chains); the read is used only by the step that starts where
+// it starts, and dropped on a rewind, a failed step or a forget.
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
@@ -49,6 +54,16 @@ export interface PointsFollowerOptions {
   now?: () => number;
 }
 
+/** The blocks the ledger steps to over one range, ascending, each with its events (see #stepPoints). */
+type StepPoints = { header: BlockHeader; events: readonly StakeEvent[] }[];
+
+/** A range read ahead: its points, read while the step before it was stepped and committed. */
+interface ReadAhead {
+  from: bigint;
+  to: bigint;
+  points: Promise<StepPoints>;
+}
+
 export interface FollowStep {
   /** The stored position after the step (null: nothing computed yet). */
   position: bigint | null;
@@ -66,6 +81,7 @@ export class PointsFollower {
   /** Equal to the stored state whenever defined; dropped on any failed write and restored from the database. */
   #ledger: PointsLedgerApi | undefined;
   #blocksPerSecond = 0;
+  #readAhead: ReadAhead | undefined;
 
   constructor(private readonly options: PointsFollowerOptions) {
     this.#store = new EngineStore(options.database, options.clock);
@@ -79,6 +95,7 @@ export class PointsFollower {
   /** Forgets the in-memory ledger: the next step restores it from the database (after another process wrote). */
   forget(): void {
     this.#ledger = undefined;
+    this.#readAhead = undefined;
   }
 
   /** One step under `lease`: a reorg rewound, or up to maxBlocksPerStep blocks computed and written. */
@@ -88,20 +105,24 @@ export class PointsFollower {
     } catch (error) {
       // Whatever was stepped in memory but not committed must not survive: the database is the truth.
       this.#ledger = undefined;
+      this.#readAhead = undefined;
       throw error;
     }
   }
 
   async #step(lease: PointsEngineLease): Promise<FollowStep> {
-    const { chain, confirmations, startBlock } = this.options;
+    const { confirmations, startBlock } = this.options;
+    // Taken at once: used below only when this step starts where it starts, otherwise dropped.
+    const readAhead = this.#readAhead;
+    this.#readAhead = undefined;
     const position = await readPosition(this.options.database);
-    const head = await chain.headNumber();
+    const head = await this.options.chain.headNumber();
     const target = head - BigInt(confirmations);
     // The scope is read at the start block: nothing to read before the chain has it (a devnet deploying as we start).
     if (!position && target < startBlock) return { position: null, target, blocks: 0, events: 0 };
     const ledgers = await this.options.ledgers();
     if (position) {
-      const canonical = await chain.header(position.blockNumber);
+      const canonical = await this.options.chain.header(position.blockNumber);
       if (canonical?.hash !== position.blockHash) return this.#rewind(lease, ledgers, position.blockNumber);
     }
     const finalBlock = head - BigInt(this.options.finalityDepth);
@@ -134,19 +155,34 @@ export class PointsFollower {
       events,
     });
     if (from > target) return done(0, 0);
-    const to = minBigint(
-      target,
-      from + BigInt(this.options.maxBlocksPerStep ?? DEFAULT_MAX_BLOCKS_PER_STEP) - 1n,
-    );
-
-    const eventBlocks = await chain.events(from, to);
-    const points = await this.#stepPoints(from, to, eventBlocks);
+    const maxBlocks = BigInt(this.options.maxBlocksPerStep ?? DEFAULT_MAX_BLOCKS_PER_STEP);
+    let to = minBigint(target, from + maxBlocks - 1n);
+    let points: StepPoints;
+    if (readAhead !== undefined && readAhead.from === from && readAhead.to <= finalBlock) {
+      // Read while the step before was computed; it may end before `to` (the target moved on since): a shorter step.
+      to = readAhead.to;
+      points = await readAhead.points;
+    } else {
+      points = await this.#readRange(from, to);
+    }
+    const next = to + 1n;
+    const nextTo = minBigint(target, to + maxBlocks);
+    if (next <= nextTo && nextTo <= finalBlock) {
+      const ahead = this.#readRange(next, nextTo);
+      // Awaited by the next step, or dropped: a failure here must not surface as an unhandled rejection.
+      ahead.catch(() => {});
+      this.#readAhead = { from: next, to: nextTo, points: ahead };
+    }
     const snapshots: EngineSnapshot[] = [];
     let events = 0;
-    for (const point of points) {
+    // Final blocks need no undo images: their changes are taken once, at the last final block, where the ledger's
+    // change set holds each changed record once with its latest value (all the store keeps of per-block changes).
+    // Blocks a reorg can still remove are taken one by one, for their journal.
+    const lastFinal = points.findLastIndex((point) => point.header.number <= finalBlock);
+    for (const [i, point] of points.entries()) {
       ledger.step({ number: point.header.number, timestamp: point.header.timestamp, events: point.events });
       events += point.events.length;
-      stepped.push({ block: point.header, changes: ledger.takeChanges().map(stored) });
+      stepped.push({ block: point.header, changes: i < lastFinal ? [] : ledger.takeChanges().map(stored) });
       if (point.header.number % BigInt(this.options.snapshotEveryBlocks) === 0n)
         snapshots.push(engineSnapshot(ledger.snapshot()));
     }
@@ -174,6 +210,10 @@ export class PointsFollower {
     return done(blocks, events);
   }
 
+  async #readRange(from: bigint, to: bigint): Promise<StepPoints> {
+    return this.#stepPoints(from, to, await this.options.chain.events(from, to));
+  }
+
   /**
    * The blocks the ledger steps to in from..to, ascending: every block with events, every snapshot block, and `to`.
    * Headers are read only for the snapshot blocks and `to` that have no events (an event block comes with its own).
@@ -187,7 +227,7 @@ export class PointsFollower {
       timestamp: bigint;
       events: StakeEvent[];
     }[],
-  ): Promise<{ header: BlockHeader; events: readonly StakeEvent[] }[]> {
+  ): Promise<StepPoints> {
     const byNumber = new Map<bigint, { header: BlockHeader; events: readonly StakeEvent[] }>();
     for (const block of eventBlocks) {
       if (block.number < from || block.number > to) continue;
@@ -265,6 +305,7 @@ export class PointsFollower {
 
   /** Rewinds to the newest kept block at or below `block` (or to nothing): `backfill --from`. */
   async rewindTo(lease: PointsEngineLease, block: bigint): Promise<bigint | null> {
+    this.#readAhead = undefined;
     const ledgers = await this.options.ledgers();
     const kept = (await steppedBlocksNewestFirst(this.options.database.db)).find((b) => b.number <= block);
     const position = await readPosition(this.options.database);

@@ -1,13 +1,35 @@
 // The engine's chain following on a scripted chain, both databases: live one-block steps and a backfill's batches
 // publish the same; a restart continues from the stored position; a reorg (shallow, or deeper than the kept blocks)
-// ends equal to a run that never saw the removed blocks; a step whose write fails leaves no trace in memory.
+// ends equal to a run that never saw the removed blocks; a step whose write fails leaves no trace in memory; a backfill
+// reads the next final range while it steps the current one, and drops that read when it fails.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
+import type { PointsChainSource } from "../../src/points-engine/chain-source.ts";
 import { PointsEngineLease } from "../../src/points-engine/lease.ts";
 import { PointsLedger } from "../../src/points-engine/ledger/points-ledger.ts";
+import { mulberry32 } from "../../src/shared/seeded-random.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { SCOPE, ScriptedPointsChain, VAULTS } from "../support/points-chain.ts";
 import { followerOn, followToHead, publishedState } from "./engine-state.ts";
+
+/** `chain` as a chain source that logs the event ranges read and fails the first read starting at `failFrom`. */
+function loggedSource(chain: ScriptedPointsChain, failFrom?: bigint) {
+  const ranges: string[] = [];
+  let failing = failFrom;
+  const source: PointsChainSource = {
+    headNumber: () => chain.headNumber(),
+    header: (number) => chain.header(number),
+    async events(from, to) {
+      ranges.push(`${from}-${to}`);
+      if (from === failing) {
+        failing = undefined;
+        throw new Error("the node is out of reach");
+      }
+      return chain.events(from, to);
+    },
+  };
+  return { source, ranges };
+}
 
 // Slow on a loaded machine: each one-block step is a transaction.
 describe.each(databaseKinds)("points engine follower (%s)", { timeout: 180_000 }, (kind) => {
@@ -90,6 +112,24 @@ describe.each(databaseKinds)("points engine follower (%s)", { timeout: 180_000 }
     expect(state.snapshots.at(-1)!.block).toBe(40n);
   });
 
+  it("rewinds through the journal to the newest final block of a step that also covered final blocks", async () => {
+    const chain = ScriptedPointsChain.generate(19, 20);
+    const random = mulberry32(19);
+    const [reorged, clean] = [await database(), await database()];
+    const follower = followerOn(reorged, chain, { maxBlocksPerStep: 100, finalityDepth: 10 });
+    await followToHead(reorged, follower);
+    // The next step covers blocks 21..40: 21..30 final (their changes taken once), 31..40 each journaled.
+    for (let i = 0; i < 20; i++) chain.mine([chain.randomEvent(random)]);
+    await followToHead(reorged, follower);
+    expect((await publishedState(reorged)).position!.block).toBe(40n);
+    // Every block above the final ones is replaced: the rewind goes back through the journal.
+    chain.reorg(10, []);
+    for (let i = 0; i < 11; i++) chain.mine([chain.randomEvent(random)], 7);
+    await followToHead(reorged, follower);
+    await followToHead(clean, followerOn(clean, chain));
+    expect(await publishedState(reorged)).toEqual(await publishedState(clean));
+  });
+
   it("recomputes from the start block after a reorg deeper than the kept blocks", async () => {
     const chain = ScriptedPointsChain.generate(5, 60);
     const [reorged, clean] = [await database(), await database()];
@@ -119,6 +159,59 @@ describe.each(databaseKinds)("points engine follower (%s)", { timeout: 180_000 }
     expect(follower.ledger).toBeUndefined();
     await other.release();
     await followToHead(db, follower);
+    await followToHead(clean, followerOn(clean, chain));
+    expect(await publishedState(db)).toEqual(await publishedState(clean));
+  });
+
+  it("reads the next final range while it steps the current one, each range once, and ends as a run without", async () => {
+    const chain = ScriptedPointsChain.generate(13, 25);
+    const [db, clean] = [await database(), await database()];
+    const { source, ranges } = loggedSource(chain);
+    const follower = followerOn(db, chain, { chain: source, maxBlocksPerStep: 10, finalityDepth: 0 });
+    const lease = (await PointsEngineLease.acquire(db))!;
+    await follower.step(lease);
+    // The first range was read, and the next one while the first was stepped and committed.
+    expect(ranges).toEqual(["1-10", "11-20"]);
+    await follower.step(lease);
+    expect(ranges).toEqual(["1-10", "11-20", "21-25"]);
+    // The chain moves on: the range read ahead (to the old target) is stepped as it is, a shorter step.
+    for (let i = 0; i < 20; i++) chain.mine();
+    expect(await follower.step(lease)).toMatchObject({ position: 25n, blocks: 5 });
+    await lease.release();
+    await followToHead(db, follower);
+    expect(ranges).toEqual(["1-10", "11-20", "21-25", "26-35", "36-45"]);
+    await followToHead(clean, followerOn(clean, chain));
+    expect(await publishedState(db)).toEqual(await publishedState(clean));
+  });
+
+  it("reads no range ahead that a reorg can still remove", async () => {
+    const chain = ScriptedPointsChain.generate(13, 25);
+    const db = await database();
+    const { source, ranges } = loggedSource(chain);
+    // Finality 20 blocks deep: only blocks 1..5 are final.
+    const follower = followerOn(db, chain, { chain: source, maxBlocksPerStep: 5, finalityDepth: 20 });
+    const lease = (await PointsEngineLease.acquire(db))!;
+    await follower.step(lease);
+    expect(ranges).toEqual(["1-5"]);
+    await follower.step(lease);
+    expect(ranges).toEqual(["1-5", "6-10"]);
+    await lease.release();
+  });
+
+  it("drops a range read ahead whose read failed, and reads it again at the next step", async () => {
+    const chain = ScriptedPointsChain.generate(17, 40);
+    const [db, clean] = [await database(), await database()];
+    const { source, ranges } = loggedSource(chain, 11n);
+    const follower = followerOn(db, chain, { chain: source, maxBlocksPerStep: 10, finalityDepth: 0 });
+    const lease = (await PointsEngineLease.acquire(db))!;
+    // The read ahead fails while nothing waits for it: no unhandled rejection, the step itself succeeds.
+    expect(await follower.step(lease)).toMatchObject({ position: 10n });
+    expect(ranges).toEqual(["1-10", "11-20"]);
+    await expect(follower.step(lease)).rejects.toThrow(/out of reach/);
+    expect(follower.ledger).toBeUndefined();
+    await lease.release();
+    await followToHead(db, follower);
+    expect(ranges.slice(0, 4)).toEqual(["1-10", "11-20", "11-20", "21-30"]);
     await followToHead(clean, followerOn(clean, chain));
     expect(await publishedState(db)).toEqual(await publishedState(clean));
   });

@@ -18,7 +18,11 @@ import {
   writeCurrentAmounts,
 } from "./snapshots.ts";
 
-/** One block stepped to within a batch, with the records its step changed. */
+/**
+ * One block stepped to within a batch, with the records its step changed. A final block's changes may come merged
+ * on a later final block of the batch (the store merges final blocks' changes anyway); a block above finalBlock
+ * carries exactly its own, for its journal.
+ */
 export interface SteppedChanges {
   block: SteppedBlock;
   changes: StoredRecord[];
@@ -63,9 +67,13 @@ export class EngineStore {
         await upsertRecords(tx, latestPerKey(pending));
         pending = [];
       };
+      // The newest final block of the batch is kept: the floor a rewind reaches when every block above it is
+      // replaced (the journal holds images only from the block after it on).
+      let newestFinal: SteppedBlock | undefined;
       for (const { block, changes } of batch.blocks) {
         if (batch.finalBlock !== undefined && block.number <= batch.finalBlock) {
           pending.push(...changes);
+          newestFinal = block;
           continue;
         }
         await flush();
@@ -75,6 +83,7 @@ export class EngineStore {
         await recordBlock(tx, block);
       }
       await flush();
+      if (newestFinal !== undefined && newestFinal !== position) await recordBlock(tx, newestFinal);
       await recordBlock(tx, position);
       for (const snapshot of batch.snapshots) await publishSnapshot(tx, snapshot, now);
       await writeCurrentAmounts(tx, batch.current);
