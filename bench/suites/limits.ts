@@ -201,7 +201,7 @@ async function measureSharedCounter() {
     return {
       increments: COUNTER_INCREMENTS,
       postgres: await time(() => counter.incr("quote:ip:bench", 60_000)),
-      memory: await time(() => memory.incr("quote:ip:bench", 60_000)),
+      memory: await time(async () => memory.incr("quote:ip:bench", 60_000)),
     };
   } finally {
     await db.close();

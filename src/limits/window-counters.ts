@@ -1,5 +1,5 @@
-// Hit counters per caller and fixed window: in memory (one replica's own count), or in PostgreSQL (every replica's,
-// one upsert per hit, by the database's clock). @fastify/rate-limit counts through them (rate-limit-store.ts).
+// Hit counters per caller and fixed window: in memory (one replica's own count, answered at once), or in PostgreSQL
+// (every replica's, one upsert per hit, by the database's clock). The request limits count through them.
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
@@ -11,8 +11,12 @@ export interface WindowCount {
   ttl: number;
 }
 
+/**
+ * Counts one hit of a caller in its current window, against `limit` (a counter may use it to size its work). An
+ * in-memory count answers at once; one that needs the database answers with a promise.
+ */
 export interface WindowCounter {
-  incr(key: string, windowMs: number): Promise<WindowCount>;
+  incr(key: string, windowMs: number, limit: number): WindowCount | Promise<WindowCount>;
 }
 
 /** Beyond this many keys, windows already over are swept out, at most once a second. */
@@ -25,11 +29,7 @@ export class MemoryWindowCounter implements WindowCounter {
 
   constructor(private readonly clock: Clock) {}
 
-  async incr(key: string, windowMs: number): Promise<WindowCount> {
-    return this.incrNow(key, windowMs);
-  }
-
-  incrNow(key: string, windowMs: number): WindowCount {
+  incr(key: string, windowMs: number): WindowCount {
     const now = this.clock.now().getTime();
     const start = now - (now % windowMs);
     let window = this.#windows.get(key);
@@ -84,7 +84,7 @@ export class PostgresWindowCounter implements WindowCounter {
           "rate limits: shared counters unreachable; counting on this replica",
         );
       this.#failing = true;
-      return this.fallback.incrNow(key, windowMs);
+      return this.fallback.incr(key, windowMs);
     }
   }
 
