@@ -5,8 +5,8 @@
 // route's envelope with Retry-After. Streams are limited by how many a caller holds (stream-connections.ts), keyed by
 // the caller found here.
 //
-// One plain onRequest callback of our own rather than @fastify/rate-limit: the plugin's check is promise-based at each
-// step (key, limit, window, store), which cost reads a tenth of their throughput, while here an anonymous read is
+// One plain onRequest callback of our own rather than @fastify/rate-limit: the plugin's check awaits a promise at each
+// step (key, limit, window, store), a cost every read paid (docs/benchmarks.md), while here an anonymous read is
 // resolved and counted synchronously (in-memory counters answer at once) and only a key lookup or a shared-window
 // lease waits. The plugin's address normalization is kept (address-ids.ts).
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from "fastify";
