@@ -45,7 +45,8 @@ import { readIndexerProgress } from "../indexer/progress.ts";
 import { QuoteAdmission } from "../limits/quote-admission.ts";
 import { ReplicaPresence } from "../limits/replica-presence.ts";
 import { ReplicaShareCounter } from "../limits/replica-share.ts";
-import { MemoryWindowCounter, PostgresWindowCounter } from "../limits/window-counters.ts";
+import { MemoryWindowCounter, PostgresWindows } from "../limits/window-counters.ts";
+import { WindowLeases } from "../limits/window-leases.ts";
 import type { Logger } from "../logger.ts";
 import { OrderEventRetention } from "../orders/event-retention.ts";
 import { readShortList } from "../orders/list.ts";
@@ -212,18 +213,22 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     : undefined;
   const apiKeyRepository = new ApiKeyRepository(database.db);
   const apiKeys = new ApiKeyDirectory(database, apiKeyRepository, logger.child({ worker: "api-keys" }));
-  // On PostgreSQL the fan-out class is counted in the database, venue-wide; reads are counted in memory, each replica
-  // weighing its hits by the replicas present (a database round trip per read would cost more than the read).
+  // On PostgreSQL the fan-out class is counted in the database, venue-wide, through leases of several hits
+  // (window-leases.ts); reads are counted in memory, each replica weighing its hits by the replicas present (a database
+  // round trip per read would cost more than the read).
   const localCounts = new MemoryWindowCounter(clock);
   const presence =
     database.kind === "postgres"
       ? new ReplicaPresence(database, logger.child({ worker: "rate-limits" }))
       : undefined;
+  const sharedWindows = database.kind === "postgres" ? new PostgresWindows(database) : undefined;
   const sharedCounts =
-    database.kind === "postgres"
-      ? new PostgresWindowCounter(
-          database,
+    sharedWindows && presence
+      ? new WindowLeases(
+          sharedWindows,
           new MemoryWindowCounter(clock),
+          presence,
+          clock,
           logger.child({ worker: "rate-limits" }),
         )
       : undefined;
@@ -442,9 +447,9 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     env.STREAM_RETENTION_HOURS * 3600 * 1000,
   );
   const prune =
-    sharedCounts &&
+    sharedWindows &&
     new PeriodicJob(60_000, () =>
-      sharedCounts.prune().catch((error: unknown) => {
+      sharedWindows.prune().catch((error: unknown) => {
         logger.warn({ err: error }, "rate limits: pruning old windows failed");
       }),
     );

@@ -1,16 +1,21 @@
 // The request limits of the public API, run before anything else of a limited route (its `limit` class in the route
 // table): who the caller is (a solver's credentials: never limited; an `x-api-key`: that integrator, 401 when it is
-// not a live key; none: the client address), then the caller's count in the route's class through
-// @fastify/rate-limit. Every limited answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; one over
-// the limit is a 429 RATE_LIMITED in the route's envelope with Retry-After. Streams are limited by how many a caller
-// holds (stream-connections.ts), keyed by the caller found here.
-import rateLimit, { normalizeIP } from "@fastify/rate-limit";
-import type { FastifyReply, FastifyRequest } from "fastify";
+// not a live key; none: the client address), then the caller's count in the route's class. Every limited answer
+// carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; one over the limit is a 429 RATE_LIMITED in the
+// route's envelope with Retry-After. Streams are limited by how many a caller holds (stream-connections.ts), keyed by
+// the caller found here.
+//
+// One plain onRequest callback of our own rather than @fastify/rate-limit: the plugin's check awaits a promise at each
+// step (key, limit, window, store), a cost every read paid (docs/benchmarks.md), while here an anonymous read is
+// resolved and counted synchronously (in-memory counters answer at once) and only a key lookup or a shared-window
+// lease waits. The plugin's address normalization is kept (address-ids.ts).
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from "fastify";
 import type { ApiKeyDirectory } from "../api-keys/directory.ts";
 import { InvalidApiKeyError, PartnerInvalidApiKeyError } from "../api-keys/errors.ts";
 import { API_KEY_HEADER } from "../api-keys/secret.ts";
 import { SOLVER_ID_HEADER, SOLVER_SECRET_HEADER } from "../discounts/schemas.ts";
 import { authenticateSolver } from "../discounts/solver-auth.ts";
+import { AddressIds } from "../limits/address-ids.ts";
 import {
   type Caller,
   type CallerLimits,
@@ -19,8 +24,7 @@ import {
   WINDOW_MS,
 } from "../limits/classes.ts";
 import { PartnerRateLimitedError, RateLimitedError } from "../limits/errors.ts";
-import { rateLimitStore } from "../limits/rate-limit-store.ts";
-import type { WindowCounter } from "../limits/window-counters.ts";
+import type { WindowCount, WindowCounter } from "../limits/window-counters.ts";
 import type { SolverDirectory } from "../solvers/directory.ts";
 import { isPartnerPath } from "./errors.ts";
 import type { App } from "./route.ts";
@@ -47,36 +51,20 @@ export interface RequestLimitsOptions {
   solvers?: Pick<SolverDirectory, "byId">;
 }
 
-type Check = ReturnType<App["createRateLimit"]>;
-
 export class RequestLimits {
-  #checks: Record<CountedClass, Check> | undefined;
+  readonly #addressIds = new AddressIds();
 
   constructor(private readonly options: RequestLimitsOptions) {}
 
-  /** Registers the limiter on the public server; routes mounted afterwards are limited by their class. */
-  async register(app: App): Promise<void> {
+  /** Registers the limits on the public server; routes mounted afterwards are limited by their class. */
+  register(app: App): void {
     app.decorateRequest("caller", undefined);
-    await app.register(rateLimit, { global: false, store: rateLimitStore(this.options.counters) });
-    const check = (limitClass: CountedClass): Check =>
-      app.createRateLimit({
-        limitClass,
-        timeWindow: WINDOW_MS[limitClass],
-        keyGenerator: (request: FastifyRequest) => `${limitClass}:${request.caller!.id}`,
-        max: (request: FastifyRequest) => {
-          const caller = request.caller!;
-          return caller.kind === "solver" ? Number.MAX_SAFE_INTEGER : caller.limits[limitClass];
-        },
-      } as Parameters<App["createRateLimit"]>[0]);
-    this.#checks = { quote: check("quote"), read: check("read") };
     // On the limited routes only, first of their own hooks (after the server's: a refusal carries the request id and
     // the CORS headers): a route without a class runs nothing of it.
     app.addHook("onRoute", (route) => {
       const limitClass = route.config?.limit;
       if (!limitClass) return;
-      const partner = isPartnerPath(route.url);
-      const limit = (request: FastifyRequest, reply: FastifyReply) =>
-        this.#limit(request, reply, limitClass, partner);
+      const limit = this.#hook(limitClass, isPartnerPath(route.url));
       const own =
         route.onRequest === undefined
           ? []
@@ -87,29 +75,47 @@ export class RequestLimits {
     });
   }
 
-  async #limit(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    limitClass: LimitClass,
-    partner: boolean,
-  ): Promise<void> {
-    const caller = await this.#callerOf(request, partner);
-    request.caller = caller;
-    if (caller.kind === "solver" || limitClass === "stream") return;
-    const result = await this.#checks![limitClass](request);
-    if (result.isAllowed) return;
-    const resetSeconds = Math.max(1, result.ttlInSeconds);
-    reply.header("ratelimit-limit", result.max);
-    reply.header("ratelimit-remaining", result.remaining);
-    reply.header("ratelimit-reset", resetSeconds);
-    if (!result.isExceeded) return;
-    reply.header("retry-after", resetSeconds);
-    throw partner
-      ? new PartnerRateLimitedError(limitClass, result.max, resetSeconds)
-      : new RateLimitedError(limitClass, result.max, resetSeconds);
+  #hook(limitClass: LimitClass, partner: boolean): onRequestHookHandler {
+    return (request, reply, done) => {
+      let caller: Caller | Promise<Caller>;
+      try {
+        caller = this.#callerOf(request, partner);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      if (caller instanceof Promise)
+        caller.then((found) => this.#count(request, reply, found, limitClass, partner, done), done);
+      else this.#count(request, reply, caller, limitClass, partner, done);
+    };
   }
 
-  async #callerOf(request: FastifyRequest, partner: boolean): Promise<Caller> {
+  #count(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    caller: Caller,
+    limitClass: LimitClass,
+    partner: boolean,
+    done: HookHandlerDoneFunction,
+  ): void {
+    request.caller = caller;
+    if (caller.kind === "solver" || limitClass === "stream") {
+      done();
+      return;
+    }
+    const limit = caller.limits[limitClass];
+    const counted = this.options.counters[limitClass].incr(
+      `${limitClass}:${caller.id}`,
+      WINDOW_MS[limitClass],
+      limit,
+    );
+    if (counted instanceof Promise)
+      counted.then((count) => answer(reply, count, limitClass, limit, partner, done), done);
+    else answer(reply, counted, limitClass, limit, partner, done);
+  }
+
+  /** The caller, at once unless an API key must be looked up. */
+  #callerOf(request: FastifyRequest, partner: boolean): Caller | Promise<Caller> {
     const { headers } = request;
     if (this.options.solvers && headers[SOLVER_ID_HEADER] !== undefined && headers[SOLVER_SECRET_HEADER]) {
       try {
@@ -121,7 +127,11 @@ export class RequestLimits {
     }
     const header = headers[API_KEY_HEADER];
     if (header === undefined)
-      return { kind: "ip", id: `ip:${normalizeIP(request.ip)}`, limits: this.options.anonymous };
+      return { kind: "ip", id: this.#addressIds.of(request.ip), limits: this.options.anonymous };
+    return this.#keyCaller(header, partner);
+  }
+
+  async #keyCaller(header: string | string[], partner: boolean): Promise<Caller> {
     const key = typeof header === "string" ? await this.options.keys.find(header) : undefined;
     if (!key) throw partner ? new PartnerInvalidApiKeyError() : new InvalidApiKeyError();
     const { anonymous } = this.options;
@@ -132,4 +142,29 @@ export class RequestLimits {
       limits: { quote: key.quotesPerMinute ?? anonymous.quote, read: key.readsPerSecond ?? anonymous.read },
     };
   }
+}
+
+/** The RateLimit-* headers of a counted request, and its refusal when over the limit. */
+function answer(
+  reply: FastifyReply,
+  count: WindowCount,
+  limitClass: CountedClass,
+  limit: number,
+  partner: boolean,
+  done: HookHandlerDoneFunction,
+): void {
+  const resetSeconds = Math.max(1, Math.ceil(count.ttl / 1000));
+  reply.header("ratelimit-limit", limit);
+  reply.header("ratelimit-remaining", Math.max(0, limit - count.current));
+  reply.header("ratelimit-reset", resetSeconds);
+  if (count.current <= limit) {
+    done();
+    return;
+  }
+  reply.header("retry-after", resetSeconds);
+  done(
+    partner
+      ? new PartnerRateLimitedError(limitClass, limit, resetSeconds)
+      : new RateLimitedError(limitClass, limit, resetSeconds),
+  );
 }

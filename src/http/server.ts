@@ -153,7 +153,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   );
 
   // After the request id and the CORS headers: a refusal carries both.
-  if (options.limits) await options.limits.register(app);
+  if (options.limits) options.limits.register(app);
   if (options.quoteAdmission) {
     // No thresholds: it only samples the event loop; /quote alone is shed, by its admission.
     await app.register(underPressure, { sampleInterval: 250 });

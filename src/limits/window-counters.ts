@@ -1,8 +1,8 @@
-// Hit counters per caller and fixed window: in memory (one replica's own count), or in PostgreSQL (every replica's,
-// one upsert per hit, by the database's clock). @fastify/rate-limit counts through them (rate-limit-store.ts).
+// Hit counters per caller and fixed window: in memory (one replica's own count, answered at once), or the shared
+// windows in PostgreSQL (every replica's, by the database's clock), which the fan-out class reads through leases of
+// several hits at a time (window-leases.ts) rather than a round trip per request.
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
-import type { Logger } from "../logger.ts";
 
 export interface WindowCount {
   /** Hits in the current window, this one included. */
@@ -11,8 +11,12 @@ export interface WindowCount {
   ttl: number;
 }
 
+/**
+ * Counts one hit of a caller in its current window, against `limit` (a counter may use it to size its work). An
+ * in-memory count answers at once; one that needs the database answers with a promise.
+ */
 export interface WindowCounter {
-  incr(key: string, windowMs: number): Promise<WindowCount>;
+  incr(key: string, windowMs: number, limit: number): WindowCount | Promise<WindowCount>;
 }
 
 /** Beyond this many keys, windows already over are swept out, at most once a second. */
@@ -25,11 +29,7 @@ export class MemoryWindowCounter implements WindowCounter {
 
   constructor(private readonly clock: Clock) {}
 
-  async incr(key: string, windowMs: number): Promise<WindowCount> {
-    return this.incrNow(key, windowMs);
-  }
-
-  incrNow(key: string, windowMs: number): WindowCount {
+  incr(key: string, windowMs: number): WindowCount {
     const now = this.clock.now().getTime();
     const start = now - (now % windowMs);
     let window = this.#windows.get(key);
@@ -50,42 +50,41 @@ export class MemoryWindowCounter implements WindowCounter {
   }
 }
 
-const INCREMENT = `
+/** A caller's shared window after hits were added to it. */
+export interface SharedWindowCount {
+  /** The window's start, in ms since the epoch by the database's clock: the same window on every replica. */
+  windowStart: number;
+  /** Every replica's hits in the window, the ones just added included. */
+  hits: number;
+  /** Milliseconds until the window ends. */
+  ttl: number;
+}
+
+const ADD = `
   with now as (select (extract(epoch from clock_timestamp()) * 1000)::bigint as ms)
   insert into rate_limit_windows (key, window_start, hits)
-  select $1, now.ms - now.ms % $2::bigint, 1 from now
-  on conflict (key, window_start) do update set hits = rate_limit_windows.hits + 1
-  returning hits, (window_start + $2::bigint - (select ms from now))::int as ttl`;
+  select $1, now.ms - now.ms % $2::bigint, $3 from now
+  on conflict (key, window_start) do update set hits = rate_limit_windows.hits + excluded.hits
+  returning window_start, hits, (window_start + $2::bigint - (select ms from now))::int as ttl`;
 
 /** Windows older than this are deleted by `prune` (the longest window is a minute). */
 const KEEP_MS = 10 * 60_000;
 
-export class PostgresWindowCounter implements WindowCounter {
-  #failing = false;
+/** The shared windows: one upsert adds hits to a caller's window and answers the venue's count. */
+export class PostgresWindows {
+  constructor(private readonly database: Database) {}
 
-  constructor(
-    private readonly database: Database,
-    /** Counts a hit while the database does not answer: this replica's own count, the limit still bounded. */
-    private readonly fallback: MemoryWindowCounter,
-    private readonly logger: Logger,
-  ) {}
-
-  async incr(key: string, windowMs: number): Promise<WindowCount> {
-    try {
-      const [row] = await this.database.query<{ hits: number; ttl: number }>(INCREMENT, [key, windowMs], {
-        name: "rate_limit_incr",
-      });
-      this.#failing = false;
-      return { current: Number(row!.hits), ttl: Math.max(0, Number(row!.ttl)) };
-    } catch (error) {
-      if (!this.#failing)
-        this.logger.warn(
-          { err: error },
-          "rate limits: shared counters unreachable; counting on this replica",
-        );
-      this.#failing = true;
-      return this.fallback.incrNow(key, windowMs);
-    }
+  async add(key: string, windowMs: number, hits: number): Promise<SharedWindowCount> {
+    const [row] = await this.database.query<{ window_start: string | number; hits: number; ttl: number }>(
+      ADD,
+      [key, windowMs, hits],
+      { name: "rate_limit_add" },
+    );
+    return {
+      windowStart: Number(row!.window_start),
+      hits: Number(row!.hits),
+      ttl: Math.max(0, Number(row!.ttl)),
+    };
   }
 
   /** Deletes windows long over. */

@@ -10,25 +10,25 @@ describe("the in-memory window counter", () => {
   it("counts per key in windows aligned to their length, and says how long each has left", () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1, 0, 0, 30));
     const counter = new MemoryWindowCounter(clock);
-    expect(counter.incrNow("quote:ip:a", 60_000)).toEqual({ current: 1, ttl: 30_000 });
-    expect(counter.incrNow("quote:ip:a", 60_000)).toEqual({ current: 2, ttl: 30_000 });
-    expect(counter.incrNow("quote:ip:b", 60_000)).toEqual({ current: 1, ttl: 30_000 });
+    expect(counter.incr("quote:ip:a", 60_000)).toEqual({ current: 1, ttl: 30_000 });
+    expect(counter.incr("quote:ip:a", 60_000)).toEqual({ current: 2, ttl: 30_000 });
+    expect(counter.incr("quote:ip:b", 60_000)).toEqual({ current: 1, ttl: 30_000 });
     clock.advance(29_999);
-    expect(counter.incrNow("quote:ip:a", 60_000)).toEqual({ current: 3, ttl: 1 });
+    expect(counter.incr("quote:ip:a", 60_000)).toEqual({ current: 3, ttl: 1 });
     clock.advance(1);
-    expect(counter.incrNow("quote:ip:a", 60_000)).toEqual({ current: 1, ttl: 60_000 });
+    expect(counter.incr("quote:ip:a", 60_000)).toEqual({ current: 1, ttl: 60_000 });
   });
 
   it("sweeps a window only once it is over by its own length, whichever class brings the sweep", () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const counter = new MemoryWindowCounter(clock);
-    counter.incrNow("quote:ip:held", 60_000);
-    counter.incrNow("quote:ip:held", 60_000);
-    for (let i = 0; i < 10_000; i++) counter.incrNow(`read:ip:${i}`, 1000);
+    counter.incr("quote:ip:held", 60_000);
+    counter.incr("quote:ip:held", 60_000);
+    for (let i = 0; i < 10_000; i++) counter.incr(`read:ip:${i}`, 1000);
     clock.advance(5000);
     // A new reader's window sweeps: the reads' windows are over, the minute's is not.
-    counter.incrNow("read:ip:new", 1000);
-    expect(counter.incrNow("quote:ip:held", 60_000).current).toBe(3);
+    counter.incr("read:ip:new", 1000);
+    expect(counter.incr("quote:ip:held", 60_000).current).toBe(3);
   });
 });
 
