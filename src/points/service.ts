@@ -26,6 +26,10 @@ export interface PointsServiceOptions {
   cacheEntries?: number;
   /** Receivers whose current answers are kept (a few hundred bytes each). */
   receiverCacheEntries?: number;
+  /** The largest vault receiver list kept whole after it was streamed; larger ones are streamed every time. */
+  vaultAnswerMaxBytes?: number;
+  /** The kept vault receiver lists' summed size. */
+  vaultCacheBytes?: number;
   /** The own points type, computed by this deployment's points engine: served beside the partner types. */
   own?: OwnPoints;
 }
@@ -44,13 +48,22 @@ interface PointsView {
    * the whole generation; dashboards poll the same receivers, and a hit costs no database round trip.
    */
   receivers: LruCache<string, JsonBytes<PointsByVault[]>>;
+  /**
+   * Keyed by vault and own position: JSON of the vault's current receivers, kept when it was small enough. Like the
+   * receivers', right for the whole generation; a hit answers without reading the database.
+   */
+  vaultReceivers: LruCache<string, JsonBytes<PointsByReceiver[]>>;
 }
+
+/** A vault's current receivers: the kept bytes, or pieces still to be read and written. */
+export type VaultReceiversAnswer = JsonBytes<PointsByReceiver[]> | JsonPieces<PointsByReceiver[]>;
 
 export class PointsService {
   readonly #views: GenerationCache<PointsView>;
   readonly #pageSize: number;
   readonly #pieceSize: number;
   readonly #own: OwnPoints | undefined;
+  readonly #vaultAnswerMaxBytes: number;
 
   constructor(
     private readonly repository: PointsRepository,
@@ -61,6 +74,8 @@ export class PointsService {
     this.#pageSize = options.pageSize ?? 5_000;
     this.#pieceSize = options.pieceSize ?? VAULT_RECEIVERS_PIECE;
     this.#own = options.own;
+    this.#vaultAnswerMaxBytes = options.vaultAnswerMaxBytes ?? 256 * 1024;
+    const vaultCacheBytes = options.vaultCacheBytes ?? 32 * 1024 * 1024;
     const cacheEntries = options.cacheEntries ?? 1_000;
     this.#views = new GenerationCache(
       database,
@@ -71,6 +86,7 @@ export class PointsService {
         vaultTypes: new LruCache(cacheEntries),
         vaultTotals: new LruCache(cacheEntries),
         receivers: new LruCache(options.receiverCacheEntries ?? 20_000),
+        vaultReceivers: new LruCache(cacheEntries, { weigh: (json) => json.length, max: vaultCacheBytes }),
       }),
       clock,
     );
@@ -171,11 +187,15 @@ export class PointsService {
    * GET /points/vault/{address}/current: the vault's points per receiver, per points type, as JSON text
    * chunks. A large vault has hundreds of thousands of receivers, so they are read in keyset pages and
    * written as they come; each record's total is the precomputed vault total, known before its items.
-   * Errors (unknown vault, no data) are thrown here, before any byte is written.
+   * Errors (unknown vault, no data) are thrown here, before any byte is written. A list that ends within
+   * `vaultAnswerMaxBytes` is kept as bytes for the generation and the own type's position, as a receiver's is.
    */
-  async vaultByReceiver(vault: string): Promise<JsonPieces<PointsByReceiver[]>> {
+  async vaultByReceiver(vault: string): Promise<VaultReceiversAnswer> {
     const view = await this.#view();
     await this.#requireKnownVault(view.index, vault);
+    const answerKey = view.own ? `${vault}@${view.own.key}` : vault;
+    const kept = view.vaultReceivers.get(answerKey);
+    if (kept !== undefined) return kept;
     const snapshots = view.index.current();
     const key = `${vault}@${snapshotSetKey(snapshots)}`;
     let totals = view.vaultTotals.get(key);
@@ -205,7 +225,10 @@ export class PointsService {
       records.sort((a, b) => compareText(a.pointsType, b.pointsType));
     }
     // Written key by key in PointsByReceiverSchema's order (#streamReceivers); the tests validate the whole list.
-    return writtenAsJson<PointsByReceiver[]>(this.#streamReceivers(vault, records));
+    const pieces = keptIfSmall(this.#streamReceivers(vault, records), this.#vaultAnswerMaxBytes, (json) =>
+      view.vaultReceivers.set(answerKey, writtenAsJson<PointsByReceiver[]>(json)),
+    );
+    return writtenAsJson<PointsByReceiver[]>(pieces);
   }
 
   async *#streamReceivers(vault: string, records: readonly StreamedRecord[]): AsyncGenerator<string> {
@@ -262,6 +285,28 @@ export class PointsService {
     if (await this.repository.registryKnowsVault(vault)) return;
     throw new UnknownVaultError(vault);
   }
+}
+
+/**
+ * The pieces as they come; once the last one is written, `keep` gets them all as bytes unless they passed
+ * `maxBytes`. A stream that fails or is abandoned keeps nothing.
+ */
+async function* keptIfSmall(
+  pieces: AsyncIterable<string>,
+  maxBytes: number,
+  keep: (json: Buffer) => void,
+): AsyncGenerator<string> {
+  let kept: string[] | undefined = [];
+  let bytes = 0;
+  for await (const piece of pieces) {
+    if (kept) {
+      bytes += Buffer.byteLength(piece);
+      if (bytes > maxBytes) kept = undefined;
+      else kept.push(piece);
+    }
+    yield piece;
+  }
+  if (kept) keep(Buffer.from(kept.join("")));
 }
 
 /** A record of the vault-receivers stream: a partner snapshot's (read in pages) or the own type's (valued). */

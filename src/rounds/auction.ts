@@ -3,6 +3,7 @@
 import type { Leg } from "../inventory/offer.ts";
 import { requestSolverQuote, type SolverOutcome } from "../solvers/client.ts";
 import type { ClientId, SolverConcurrency } from "../solvers/concurrency.ts";
+import { SolverDeadline } from "../solvers/deadline.ts";
 import type { Solver } from "../solvers/directory.ts";
 import type { SolverQuoteRequest } from "../solvers/protocol.ts";
 
@@ -55,18 +56,15 @@ export async function runAuction(options: AuctionOptions): Promise<AuctionRound>
     }
     return [{ participant, release: slot.release }];
   });
-  // One signal per solver request: each request listens to its own signal, so an auction with many solvers adds
-  // no pile of listeners to one shared signal (Node warns past 10).
-  const controllers = asked.map(() => new AbortController());
-  const timer = setTimeout(() => {
-    for (const controller of controllers) controller.abort();
-  }, options.timeoutMs);
+  // One deadline for the round: its timer ends every request still open.
+  const deadline = new SolverDeadline();
+  const timer = setTimeout(() => deadline.close(), options.timeoutMs);
   try {
     const results = await Promise.all(
-      asked.map(async ({ participant, release }, index) => {
+      asked.map(async ({ participant, release }) => {
         try {
           const request = options.buildRequest(participant);
-          const outcome = await ask(participant.solver, request, controllers[index]!.signal);
+          const outcome = await ask(participant.solver, request, deadline);
           return { participant, request, outcome };
         } finally {
           release();

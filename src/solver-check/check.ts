@@ -10,15 +10,16 @@ import { executorAbi } from "../chain/abis.ts";
 import type { ChainPublicClient } from "../chain/client.ts";
 import type { PublicDeployment } from "../deployment/public.ts";
 import { isAuthorizedOn, isUsable } from "../inventory/adapter-state.ts";
+import { checkSolverAnswer } from "../solvers/answer-check.ts";
 import {
   requestSolverQuote,
   SOLVER_REJECTIONS,
   type SolverOutcome,
   type SolverRejection,
 } from "../solvers/client.ts";
+import { SolverDeadline } from "../solvers/deadline.ts";
 import type { Solver } from "../solvers/directory.ts";
 import { SolverHttpClient } from "../solvers/http-client.ts";
-import { SolverQuoteResponseSchema } from "../solvers/protocol.ts";
 import { type CheckFinding, finding } from "./problems.ts";
 import { legsPayAtMost, readVenueInventory, type SamplePair, sampleRequest } from "./samples.ts";
 
@@ -109,7 +110,7 @@ export async function checkSolver(options: SolverCheckOptions): Promise<SolverCh
       const latencies: number[] = [];
       for (let index = 0; index < perPair; index++) {
         const request = sampleRequest(venue, pair, swapper, index);
-        const outcome = await requestSolverQuote(solver, request, AbortSignal.timeout(timeoutMs), http);
+        const outcome = await requestSolverQuote(solver, request, SolverDeadline.after(timeoutMs), http);
         result.requests++;
         if (answered(outcome)) latencies.push(outcome.latencyMs);
         const judged = judgeAmount(outcome, legsPayAtMost(request, pair.tokenIn.decimals));
@@ -278,7 +279,7 @@ async function fillerOfFirstAnswer(
       .post(
         { endpoint: options.endpoint, sharedSecret: options.secret },
         JSON.stringify(request),
-        AbortSignal.timeout(timeoutMs),
+        SolverDeadline.after(timeoutMs),
       )
       .catch(() => undefined);
     if (answer?.status !== 200) continue;
@@ -288,8 +289,8 @@ async function fillerOfFirstAnswer(
     } catch {
       continue;
     }
-    const parsed = SolverQuoteResponseSchema.safeParse(json);
-    if (parsed.success) return parsed.data.filler;
+    const checked = checkSolverAnswer(json);
+    if (checked.ok) return checked.answer.filler;
   }
   return undefined;
 }
@@ -308,7 +309,7 @@ async function secretProbe(
     .post(
       { endpoint: options.endpoint, sharedSecret: wrong },
       JSON.stringify(request),
-      AbortSignal.timeout(timeoutMs),
+      SolverDeadline.after(timeoutMs),
     )
     .catch(() => undefined);
   if (!answer || (answer.status !== 200 && answer.status !== 204)) return undefined;

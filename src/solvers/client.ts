@@ -2,9 +2,11 @@
 // the auction records it and goes on with the others.
 import { performance } from "node:perf_hooks";
 import type { Address } from "viem";
+import { checkSolverAnswer } from "./answer-check.ts";
+import type { SolverDeadline } from "./deadline.ts";
 import type { Solver } from "./directory.ts";
 import { SolverAnswerTooLargeError, type SolverHttpAnswer, SolverHttpClient } from "./http-client.ts";
-import { type SolverQuoteRequest, SolverQuoteResponseSchema } from "./protocol.ts";
+import type { SolverQuoteRequest, SolverQuoteResponse } from "./protocol.ts";
 
 /**
  * Why an answer counted as no quote: the one list the auction results, the scorecards (in this order) and the fade
@@ -33,16 +35,16 @@ export const solverHttp = new SolverHttpClient();
 export async function requestSolverQuote(
   solver: Solver,
   request: SolverQuoteRequest,
-  signal: AbortSignal,
+  deadline: SolverDeadline,
   http: SolverHttpClient = solverHttp,
 ): Promise<SolverOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
   let response: SolverHttpAnswer;
   try {
-    response = await http.post(solver, JSON.stringify(request), signal);
+    response = await http.post(solver, JSON.stringify(request), deadline);
   } catch (error) {
-    if (signal.aborted)
+    if (deadline.closed)
       return {
         kind: "rejected",
         reason: "timeout",
@@ -69,17 +71,9 @@ export async function requestSolverQuote(
   } catch {
     return { kind: "rejected", reason: "invalid_body", detail: "not JSON", latencyMs };
   }
-  const parsed = SolverQuoteResponseSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return {
-      kind: "rejected",
-      reason: "invalid_body",
-      detail: `${issue?.path.join(".")}: ${issue?.message}`,
-      latencyMs,
-    };
-  }
-  const answer = parsed.data;
+  const checked = checkSolverAnswer(body);
+  if (!checked.ok) return { kind: "rejected", reason: "invalid_body", detail: checked.detail, latencyMs };
+  const answer = checked.answer;
   const mismatch = echoMismatch(request, answer);
   if (mismatch)
     return {
@@ -102,11 +96,8 @@ export async function requestSolverQuote(
   return { kind: "quoted", amountOut, filler: answer.filler, latencyMs };
 }
 
-/** The first echoed field that differs (addresses are already lowercased by the schema; ids compared case-insensitively). */
-function echoMismatch(
-  request: SolverQuoteRequest,
-  answer: ReturnType<typeof SolverQuoteResponseSchema.parse>,
-): string | undefined {
+/** The first echoed field that differs (addresses are already lowercased by the check; ids compared case-insensitively). */
+function echoMismatch(request: SolverQuoteRequest, answer: SolverQuoteResponse): string | undefined {
   if (answer.chainId !== request.tokenInChainId) return "chainId";
   if (BigInt(answer.amountIn) !== BigInt(request.amount)) return "amountIn";
   if (answer.requestId.toLowerCase() !== request.requestId.toLowerCase()) return "requestId";

@@ -1,6 +1,7 @@
 // The HTTP transport of solver quote requests: `node:http(s)` on a keep-alive agent per solver, so an auction
 // reuses warm connections instead of paying for `fetch` (undici, WHATWG streams, a Request/Response and an
-// AbortSignal per call), which was the largest CPU cost of POST /quote. Answers are read up to a size limit.
+// AbortSignal per call), which was the largest CPU cost of POST /quote. The round's deadline ends a request still
+// open by destroying it (no AbortSignal either). Answers are read up to a size limit.
 import {
   type ClientRequest,
   Agent as HttpAgent,
@@ -8,6 +9,7 @@ import {
   type IncomingMessage,
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { SolverDeadline } from "./deadline.ts";
 import type { Solver } from "./directory.ts";
 import { SHARED_SECRET_HEADER } from "./protocol.ts";
 
@@ -30,6 +32,14 @@ export class SolverAnswerTooLargeError extends Error {
   override name = "SolverAnswerTooLargeError";
   constructor(readonly limitBytes: number) {
     super(`answer larger than ${limitBytes} bytes`);
+  }
+}
+
+/** The request was still open when its round's deadline passed: destroyed unanswered. */
+export class SolverDeadlinePassedError extends Error {
+  override name = "SolverDeadlinePassedError";
+  constructor() {
+    super("no answer before the deadline");
   }
 }
 
@@ -70,14 +80,16 @@ export class SolverHttpClient {
 
   /**
    * POSTs a JSON body to `{endpoint}/quote` (keeping any base path). Resolves with any status; rejects on a
-   * network failure, on `signal` (the request is destroyed) or with `SolverAnswerTooLargeError`.
+   * network failure, with `SolverDeadlinePassedError` when `deadline` passes first (the request is destroyed) or
+   * with `SolverAnswerTooLargeError`.
    */
-  post(solver: SolverTarget, body: string, signal: AbortSignal): Promise<SolverHttpAnswer> {
+  post(solver: SolverTarget, body: string, deadline: SolverDeadline): Promise<SolverHttpAnswer> {
     const endpoint = this.#endpointOf(solver);
-    return this.#send(endpoint, body, signal).catch((error: unknown) => {
+    return this.#send(endpoint, body, deadline).catch((error: unknown) => {
       // A kept-alive connection the solver closed while idle fails at once, before the solver saw anything:
       // that one is retried on a fresh connection.
-      if (error instanceof StaleConnectionError && !signal.aborted) return this.#send(endpoint, body, signal);
+      if (error instanceof StaleConnectionError && !deadline.closed)
+        return this.#send(endpoint, body, deadline);
       throw error instanceof StaleConnectionError ? error.cause : error;
     });
   }
@@ -117,7 +129,7 @@ export class SolverHttpClient {
     };
   }
 
-  #send(endpoint: QuoteEndpoint, body: string, signal: AbortSignal): Promise<SolverHttpAnswer> {
+  #send(endpoint: QuoteEndpoint, body: string, deadline: SolverDeadline): Promise<SolverHttpAnswer> {
     const limit = this.#maxAnswerBytes;
     return new Promise<SolverHttpAnswer>((resolve, reject) => {
       const options = {
@@ -127,13 +139,14 @@ export class SolverHttpClient {
         path: endpoint.path,
         agent: endpoint.agent,
         headers: { ...endpoint.headers, "content-length": String(Buffer.byteLength(body)) },
-        signal,
       };
       let settled = false;
       let answered = false;
+      const waiter = { end: () => request.destroy(new SolverDeadlinePassedError()) };
       const fail = (error: unknown) => {
         if (settled) return;
         settled = true;
+        deadline.forget(waiter);
         reject(error);
       };
       const request: ClientRequest = (endpoint.secure ? httpsRequest : httpRequest)(options, (response) => {
@@ -141,6 +154,7 @@ export class SolverHttpClient {
         readAnswer(request, response, limit).then((answer) => {
           if (settled) return;
           settled = true;
+          deadline.forget(waiter);
           resolve(answer);
         }, fail);
       });
@@ -148,6 +162,7 @@ export class SolverHttpClient {
         const stale = request.reusedSocket && error.code === "ECONNRESET" && !answered;
         fail(stale ? new StaleConnectionError(error) : error);
       });
+      deadline.wait(waiter);
       request.end(body);
     });
   }

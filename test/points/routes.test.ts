@@ -412,4 +412,25 @@ describe.each(databaseKinds)("points routes without data (%s)", (kind) => {
     const after = await getJson(app, `/api/v1/points/receiver/${R1}/current`, PointsByVaultListSchema);
     expect(after.map((record) => [record.last_block, record.total_points])).toEqual([[20, "7"]]);
   });
+
+  it("answers a vault from its kept bytes until a new snapshot changes the dataset", async () => {
+    const url = `/api/v1/points/vault/${V1}/current`;
+    const read = async () => {
+      const response = await app.inject(url);
+      expect(response.statusCode, response.body).toBe(200);
+      const records = PointsByReceiverListSchema.parse(response.json());
+      return {
+        kept: response.headers["content-length"] !== undefined,
+        points: records.map((record) => [record.last_block, record.items[0]?.points]),
+      };
+    };
+    // Streamed the first time (no length known ahead), then sent from the bytes kept: no database read.
+    expect(await read()).toEqual({ kept: false, points: [[20, "7"]] });
+    expect(await read()).toEqual({ kept: true, points: [[20, "7"]] });
+    // Another replica's import: seen once the generation is read again.
+    await loadSnapshot(database, "sluice", 30, [row(V1, R1, 9n), row(V1, R2, 1n)], 48);
+    clock.advance(60_000);
+    expect(await read()).toEqual({ kept: false, points: [[30, "9"]] });
+    expect(await read()).toEqual({ kept: true, points: [[30, "9"]] });
+  });
 });

@@ -53,4 +53,20 @@ describe("LruCache", () => {
     expect(cache.get("c")).toBe(3);
     expect(cache.size).toBe(2);
   });
+
+  it("evicts the least recently used entries beyond its weight, an entry heavier than the whole included", () => {
+    const cache = new LruCache<string, string>(10, { weigh: (value) => value.length, max: 5 });
+    cache.set("a", "xx");
+    cache.set("b", "yy");
+    expect(cache.get("a")).toBe("xx");
+    cache.set("c", "zz");
+    expect(cache.get("b")).toBeUndefined();
+    expect(cache.size).toBe(2);
+    // Replacing an entry counts its new weight only.
+    cache.set("a", "x");
+    cache.set("d", "ww");
+    expect([cache.get("a"), cache.get("c"), cache.get("d")]).toEqual(["x", "zz", "ww"]);
+    cache.set("e", "vvvvvv");
+    expect(cache.size).toBe(0);
+  });
 });

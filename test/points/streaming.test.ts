@@ -7,7 +7,7 @@ import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { PointsRepository } from "../../src/points/repository.ts";
 import { type PointsByReceiver, PointsByReceiverListSchema } from "../../src/points/schemas.ts";
-import { PointsService } from "../../src/points/service.ts";
+import { PointsService, type VaultReceiversAnswer } from "../../src/points/service.ts";
 import type { PointsRow } from "../../src/points/writer.ts";
 import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
@@ -31,10 +31,17 @@ function expectedPoints(i: number): bigint {
   return BigInt(i) * 10n ** 48n + BigInt(i) + (i % 7 === 0 ? 1n : 0n);
 }
 
-async function collect(chunks: AsyncIterable<string>): Promise<string> {
+async function collect(answer: VaultReceiversAnswer): Promise<string> {
+  if (Buffer.isBuffer(answer)) return answer.toString();
   let text = "";
-  for await (const chunk of chunks) text += chunk;
+  for await (const chunk of answer) text += chunk;
   return text;
+}
+
+/** The answer's pieces still to be read; a list this large is never kept whole. */
+function streamed(answer: VaultReceiversAnswer): AsyncIterable<string> {
+  if (Buffer.isBuffer(answer)) throw new Error("expected a streamed answer, got kept bytes");
+  return answer;
 }
 
 function checkRecord(record: PointsByReceiver, receivers: readonly Address[], points: (i: number) => bigint) {
@@ -140,7 +147,7 @@ describe.each(databaseKinds)("streamed vault receiver list (%s)", (kind) => {
     // A client that goes away while the big vault's first page is written leaves the read of its second page
     // unawaited; that failure must not surface as an unhandled rejection (vitest fails the run on one).
     const repository = new FailingThirdRead(database);
-    const chunks = (await streamWith(repository))[Symbol.asyncIterator]();
+    const chunks = streamed(await streamWith(repository))[Symbol.asyncIterator]();
     // "[", the partner record's head, its item, "]}", the big vault's record head, its first piece.
     for (let i = 0; i < 6; i++) await chunks.next();
     expect(repository.reads).toBe(3);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liquidLaneAdapterAbi } from "../../src/chain/abis.ts";
 import { type ReferenceSolver, startReferenceSolver } from "../../src/reference-solver/main.ts";
 import { requestSolverQuote } from "../../src/solvers/client.ts";
+import { SolverDeadline } from "../../src/solvers/deadline.ts";
 import { SolverQuoteRequestSchema } from "../../src/solvers/protocol.ts";
 import { useTestChain } from "../support/anvil.ts";
 import {
@@ -112,7 +113,7 @@ describe("POST {basePath}/quote", () => {
         sharedSecret: SOLVER_SECRET,
       },
       request,
-      AbortSignal.timeout(10_000),
+      SolverDeadline.after(10_000),
     );
     expect(outcome).toMatchObject({ kind: "quoted", amountOut: 998_500_499n });
   });

@@ -245,4 +245,26 @@ describe.each(databaseKinds)("a round's rows (%s)", (kind) => {
     await store.saveHardRound([answer(requestId, "rounds_c", "5")], undefined);
     expect(await store.answersOf(requestId)).toHaveLength(1);
   });
+
+  it("names the statement that failed, not the ones after it that the failed transaction refused", async () => {
+    const marker = randomUUID();
+    const insert = {
+      text: "insert into solver_answer_stats_pending (stats) values ($1::json)",
+      params: [JSON.stringify([{ m: marker }])],
+    };
+    await expect(
+      database.writeTogether([insert, { text: "select 1 / $1::int", params: [0] }, insert, insert]),
+    ).rejects.toThrow(/division by zero/);
+    const rows = await database.query<{ n: string | number }>(
+      "select count(*) as n from solver_answer_stats_pending where stats::text like $1",
+      [`%${marker}%`],
+    );
+    expect(Number(rows[0]!.n)).toBe(0);
+    await database.writeTogether([insert, insert]);
+    const written = await database.query<{ n: string | number }>(
+      "select count(*) as n from solver_answer_stats_pending where stats::text like $1",
+      [`%${marker}%`],
+    );
+    expect(Number(written[0]!.n)).toBe(2);
+  });
 });

@@ -1,5 +1,5 @@
 // The solver HTTP transport against real local servers: connections kept alive per solver, a stale kept-alive
-// connection retried once, the auction's signal ending a request, answers capped in size, and what
+// connection retried once, the round's deadline ending a request, answers capped in size, and what
 // requestSolverQuote makes of garbage and cut-off answers.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -7,8 +7,13 @@ import type { AddressInfo, Socket } from "node:net";
 import type { Address } from "viem";
 import { afterEach, describe, expect, it } from "vitest";
 import { requestSolverQuote } from "../../src/solvers/client.ts";
+import { SolverDeadline } from "../../src/solvers/deadline.ts";
 import type { Solver } from "../../src/solvers/directory.ts";
-import { SolverAnswerTooLargeError, SolverHttpClient } from "../../src/solvers/http-client.ts";
+import {
+  SolverAnswerTooLargeError,
+  SolverDeadlinePassedError,
+  SolverHttpClient,
+} from "../../src/solvers/http-client.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
 
 interface TestServer {
@@ -131,7 +136,7 @@ const echo: Handler = (_req, res, seen) => {
     .end(JSON.stringify(validAnswer(JSON.parse(seen.body))));
 };
 
-const never = () => new AbortController().signal;
+const never = () => new SolverDeadline();
 
 describe("SolverHttpClient", () => {
   it("posts to {endpoint}/quote with the solver's secret and keeps one connection alive across calls", async () => {
@@ -193,16 +198,16 @@ describe("SolverHttpClient", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("ends the request and its connection when the signal aborts", async () => {
+  it("ends the request and its connection when the deadline passes", async () => {
     const server = await startServer(() => {
       // Never answers.
     });
     const client = newClient();
-    const controller = new AbortController();
-    const pending = client.post(solverAt(server.url), "{}", controller.signal);
+    const deadline = new SolverDeadline();
+    const pending = client.post(solverAt(server.url), "{}", deadline);
     await expect.poll(() => server.requests.length).toBe(1);
-    controller.abort();
-    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+    deadline.close();
+    await expect(pending).rejects.toBeInstanceOf(SolverDeadlinePassedError);
     await expect.poll(() => server.open.size).toBe(0);
   });
 
@@ -255,6 +260,50 @@ describe("requestSolverQuote over the transport", () => {
     if (outcome.kind === "rejected") expect(outcome.detail).toContain(detail);
   });
 
+  it.each([
+    [
+      "a field of the wrong type",
+      { amountOut: 990 },
+      "invalid_body",
+      "amountOut: Invalid input: expected string",
+    ],
+    ["a malformed address", { filler: "0x12" }, "invalid_body", "filler: must be 0x followed by 40 hex"],
+    ["another chain", { chainId: 1 }, "echo_mismatch", "chainId differs from the request"],
+    ["another amountIn", { amountIn: "999" }, "echo_mismatch", "amountIn differs from the request"],
+    ["another requestId", { requestId: randomUUID() }, "echo_mismatch", "requestId differs from the request"],
+    ["another quoteId", { quoteId: randomUUID() }, "echo_mismatch", "quoteId differs from the request"],
+    ["another swapper", { swapper: addr(0x6) }, "echo_mismatch", "swapper differs from the request"],
+    ["another tokenIn", { tokenIn: addr(0x8) }, "echo_mismatch", "tokenIn differs from the request"],
+    ["another tokenOut", { tokenOut: addr(0x12) }, "echo_mismatch", "tokenOut differs from the request"],
+    ["another filler", { filler: addr(0xf2) }, "wrong_filler", `filler ${addr(0xf2)} is not ${FILLER}`],
+    ["amountOut 0", { amountOut: "000" }, "zero_amount", "amountOut is 0"],
+  ])("rejects an answer with %s as %s", async (_label, change, reason, detail) => {
+    const outcome = await outcomeFrom((_req, res, seen) =>
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ ...validAnswer(JSON.parse(seen.body)), ...change })),
+    );
+    expect(outcome).toMatchObject({ kind: "rejected", reason });
+    if (outcome.kind === "rejected") expect(outcome.detail).toContain(detail);
+  });
+
+  it("accepts echoed addresses and ids in another case, and amountIn with leading zeros", async () => {
+    const outcome = await outcomeFrom((_req, res, seen) => {
+      const answer = validAnswer(JSON.parse(seen.body));
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          ...answer,
+          amountIn: `00${answer.amountIn}`,
+          filler: answer.filler.toUpperCase().replace("0X", "0x"),
+          swapper: answer.swapper.toUpperCase().replace("0X", "0x"),
+          requestId: answer.requestId.toUpperCase(),
+          quoteId: answer.quoteId.toUpperCase(),
+        }),
+      );
+    });
+    expect(outcome).toMatchObject({ kind: "quoted", amountOut: 990n, filler: FILLER });
+  });
+
   it("rejects an oversized answer as invalid_body without reading it all", async () => {
     const outcome = await outcomeFrom((_req, res) => res.writeHead(200).end("z".repeat(200_000)));
     expect(outcome).toMatchObject({
@@ -282,10 +331,10 @@ describe("requestSolverQuote over the transport", () => {
     expect(await outcomeFrom((_req, res) => res.writeHead(204).end())).toMatchObject({ kind: "declined" });
   });
 
-  it("calls an answer that comes after the signal a timeout", async () => {
+  it("calls an answer that comes after the deadline a timeout", async () => {
     const outcome = await outcomeFrom(
       (_req, res, seen) => setTimeout(() => echo(_req, res, seen), 300),
-      AbortSignal.timeout(50),
+      SolverDeadline.after(50),
     );
     expect(outcome).toMatchObject({ kind: "rejected", reason: "timeout" });
     expect(outcome.latencyMs).toBeGreaterThanOrEqual(45);

@@ -50,9 +50,10 @@ export const vaultCurrentSchema = {
 
 export function vaultCurrent(points: PointsService): Handler<typeof vaultCurrentSchema> {
   return async (request, reply) => {
-    const pieces = await points.vaultByReceiver(request.params.address);
+    const answer = await points.vaultByReceiver(request.params.address);
+    if (Buffer.isBuffer(answer)) return reply.type(JSON_TYPE).send(answer);
     // Written as it is read: memory stays flat however many receivers the vault has.
-    return reply.type(JSON_TYPE).send(jsonStream(pieces, { highWaterMark: 64 * 1024 }));
+    return reply.type(JSON_TYPE).send(jsonStream(answer, { highWaterMark: 64 * 1024 }));
   };
 }
 
