@@ -25,6 +25,7 @@ import {
 } from "../limits/classes.ts";
 import { PartnerRateLimitedError, RateLimitedError } from "../limits/errors.ts";
 import type { WindowCount, WindowCounter } from "../limits/window-counters.ts";
+import { StreamClientLimitError } from "../orders/errors.ts";
 import type { SolverDirectory } from "../solvers/directory.ts";
 import { isPartnerPath } from "./errors.ts";
 import type { App } from "./route.ts";
@@ -142,6 +143,25 @@ export class RequestLimits {
       limits: { quote: key.quotesPerMinute ?? anonymous.quote, read: key.readsPerSecond ?? anonymous.read },
     };
   }
+}
+
+/**
+ * The class and integrator of a refusal by a rate limit (a class's count, or a caller's concurrent streams), for
+ * sluice_rate_limit_rejections_total; undefined for any other failure.
+ */
+export function rateLimitRejection(
+  request: FastifyRequest,
+  error: unknown,
+): { class: LimitClass; integrator: string } | undefined {
+  const limitClass =
+    error instanceof RateLimitedError
+      ? error.limitClass
+      : error instanceof StreamClientLimitError
+        ? "stream"
+        : undefined;
+  if (!limitClass) return undefined;
+  const caller = request.caller;
+  return { class: limitClass, integrator: caller?.kind === "key" ? caller.integrator : "anonymous" };
 }
 
 /** The RateLimit-* headers of a counted request, and its refusal when over the limit. */

@@ -33,7 +33,7 @@ import { type AllowedHosts, guardHost } from "./host-guard.ts";
 import { type HttpMetrics, requestRecorder } from "./metrics.ts";
 import { openApiOptions } from "./openapi.ts";
 import type { DocumentExamples } from "./openapi-examples.ts";
-import { RATE_LIMIT_HEADERS, type RequestLimits } from "./request-limits.ts";
+import { RATE_LIMIT_HEADERS, type RequestLimits, rateLimitRejection } from "./request-limits.ts";
 import { logAsOutage, requestLogLevel } from "./request-log.ts";
 import type { App, RouteEntry } from "./route.ts";
 import { timeoutCheckIntervalMs } from "./timeouts.ts";
@@ -161,6 +161,12 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     options.quoteAdmission.measureLagWith(() => sampled.memoryUsage().eventLoopDelay);
   }
 
+  // Refusals by a rate limit, wherever they are thrown (the limits' hook, a stream's count), by class and integrator.
+  app.addHook("onError", (request, _reply, error, done) => {
+    const rejection = rateLimitRejection(request, error);
+    if (rejection) metrics.rateLimitRejections.inc(rejection);
+    done();
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply, context));
   app.setNotFoundHandler((request, reply) => {
     if (isPartnerPath(request.url)) {

@@ -6,7 +6,11 @@ import type { LimitClass } from "./classes.ts";
 export class RateLimitedError extends BaseError {
   override name = "RateLimitedError";
   readonly retryAfterSeconds: number;
-  constructor(limitClass: LimitClass, limit: number, retryAfterSeconds: number) {
+  constructor(
+    readonly limitClass: LimitClass,
+    limit: number,
+    retryAfterSeconds: number,
+  ) {
     super(`Rate limit of the ${limitClass} class reached (${limit} per window); retry later`, {
       details: { limitClass, limit, retryAfterSeconds },
     });

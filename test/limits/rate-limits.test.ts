@@ -23,6 +23,16 @@ describe.each(databaseKinds)("request limits (%s)", (kind) => {
   let app: App;
   let keys: ApiKeyRepository;
   let trusting: App;
+  let sluice: Awaited<ReturnType<typeof createTestServer>>["sluice"];
+  /** sluice_rate_limit_rejections_total of `app`, for one class and integrator. */
+  const rejections = async (labels: { class: string; integrator: string }) => {
+    const metric = await sluice.parts.metrics.rateLimitRejections.get();
+    return (
+      metric.values.find(
+        (value) => value.labels.class === labels.class && value.labels.integrator === labels.integrator,
+      )?.value ?? 0
+    );
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
@@ -45,7 +55,7 @@ describe.each(databaseKinds)("request limits (%s)", (kind) => {
       RATE_LIMIT_QUOTES_PER_MINUTE: String(QUOTES_PER_MINUTE),
       RATE_LIMIT_READS_PER_SECOND: String(READS_PER_SECOND),
     };
-    ({ app } = await createTestServer(database, { deployment, env }));
+    ({ app, sluice } = await createTestServer(database, { deployment, env }));
     ({ app: trusting } = await createTestServer(database, {
       deployment,
       env: { ...env, TRUST_PROXY: "10.9.0.1, 10.8.0.0/16" },
@@ -95,6 +105,8 @@ describe.each(databaseKinds)("request limits (%s)", (kind) => {
     }
     // Another address has its own count.
     expect((await quote("198.51.100.2")).statusCode).toBe(400);
+    // Counted for the operator, by class and integrator.
+    expect(await rejections({ class: "quote", integrator: "anonymous" })).toBe(limited.length);
   });
 
   it("lets a key with a higher limit pass more, counted apart from its address", async () => {
@@ -107,6 +119,7 @@ describe.each(databaseKinds)("request limits (%s)", (kind) => {
     expect(admitted(anonymous).length).toBe(QUOTES_PER_MINUTE);
     expect(admitted(keyed).length).toBe(60);
     expectLimitHeaders(keyed[0]!, 60);
+    expect(await rejections({ class: "quote", integrator: `wallet-${kind}` })).toBe(40);
   });
 
   it("answers an unknown or revoked key 401 in the route's envelope, never the anonymous tier", async () => {
