@@ -101,6 +101,8 @@ export class WindowLeases implements WindowCounter {
         const exhausted = shared.hits >= limit;
         const lease = this.#leases.get(key);
         if (lease && lease.windowStart === shared.windowStart) {
+          // The window's end by the database's count: this replica's clock may have jumped since the last lease.
+          lease.endsAt = this.clock.now().getTime() + shared.ttl;
           lease.available += granted;
           lease.venueHits = Math.max(lease.venueHits, venueHits);
           lease.exhausted ||= exhausted;

@@ -125,4 +125,20 @@ describe("the shared windows' leases", () => {
     // The shared window was never counted meanwhile: the database's count starts again from there.
     expect((await replica.incr("quote:ip:a", MINUTE, 3)).current).toBe(1);
   });
+
+  it("answer after this replica's clock jumped past the lease's end while the database's window goes on", async () => {
+    const databaseClock = new ManualClock(Date.UTC(2026, 0, 1, 0, 0, 10));
+    const replicaClock = new ManualClock(Date.UTC(2026, 0, 1, 0, 0, 10));
+    const shared = new SharedWindowsStandIn(databaseClock);
+    const replica = replicaOf(shared, replicaClock);
+    await replica.incr("quote:ip:a", MINUTE, 600);
+    // An NTP step, or a test's clock: two minutes on here, the database's window still the first.
+    replicaClock.advance(2 * MINUTE);
+    const counted = await Promise.race([
+      Promise.resolve(replica.incr("quote:ip:a", MINUTE, 600)),
+      new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 1000)),
+    ]);
+    expect(counted).toMatchObject({ current: expect.any(Number), ttl: 50_000 });
+    expect(shared.adds).toBeLessThanOrEqual(3);
+  });
 });
