@@ -272,6 +272,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
     quoteAdmission: new QuoteAdmission({
       maxInFlight: env.QUOTE_MAX_IN_FLIGHT,
       maxEventLoopDelayMs: env.SHED_EVENT_LOOP_DELAY_MS,
+      logger: logger.child({ part: "quote-admission" }),
     }),
     readiness,
     followers,

@@ -16,6 +16,7 @@ import { asChainUnavailable } from "../chain/unavailable.ts";
 import type { Clock } from "../clock.ts";
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from "../config/http-timeouts.ts";
 import { asDatabaseUnavailable } from "../db/unavailable.ts";
+import { OverloadedError } from "../limits/errors.ts";
 import type { QuoteAdmission } from "../limits/quote-admission.ts";
 import type { Logger } from "../logger.ts";
 import { failureLevel } from "../outages.ts";
@@ -197,7 +198,8 @@ function sendError(
   if (answer) {
     // An outage's failures are the outage's log lines (src/outages.ts), not one error per request.
     if (answer.status >= 500) {
-      const level = failureLevel(error, "error");
+      // Shedding is this replica's deliberate answer, told once per episode by the admission (quote-admission.ts).
+      const level = error instanceof OverloadedError ? "debug" : failureLevel(error, "error");
       if (level === "debug") logAsOutage(request);
       request.log[level]({ err: error }, "request failed");
     }

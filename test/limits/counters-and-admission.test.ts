@@ -1,5 +1,7 @@
 // The pieces under the limits, alone: the in-memory window counter (aligned windows, one count per key, each class's
 // windows swept by their own length) and /quote's admission (rounds in flight, event-loop lag).
+import { Writable } from "node:stream";
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { OverloadedError } from "../../src/limits/errors.ts";
 import { QuoteAdmission } from "../../src/limits/quote-admission.ts";
@@ -61,5 +63,33 @@ describe("/quote's admission", () => {
     const never = new QuoteAdmission({ maxInFlight: 100, maxEventLoopDelayMs: 0 });
     never.measureLagWith(() => 10_000);
     expect(() => never.admit()).not.toThrow();
+  });
+
+  it("tells a shedding episode once: a warning when it starts, one line with its refusals when it ends", async () => {
+    const lines: Array<{ level: number; msg: string; reason?: string; refused?: number }> = [];
+    const logger = pino(
+      { level: "info" },
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(JSON.parse(String(chunk)));
+          done();
+        },
+      }),
+    );
+    const admission = new QuoteAdmission({ maxInFlight: 1, maxEventLoopDelayMs: 0, logger });
+    const release = admission.admit();
+    for (let i = 0; i < 5; i++) expect(() => admission.admit()).toThrow(OverloadedError);
+    release();
+    admission.admit();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.map(({ level, msg, reason, refused }) => ({ level, msg, reason, refused }))).toEqual([
+      {
+        level: 40,
+        msg: "shedding /quote rounds: answering 503 OVERLOADED until the load falls",
+        reason: "quote_rounds",
+        refused: undefined,
+      },
+      { level: 30, msg: "admitting /quote rounds again after shedding", reason: "quote_rounds", refused: 5 },
+    ]);
   });
 });
