@@ -115,32 +115,30 @@ async function measurePaired(
   // Every route warmed up on both servers before the first is measured: the route measured first right after the
   // starts swung either way (0.82 × and 1.44 × for routes at 0.97–1.00 × once measured later) while the servers were
   // still settling.
-  log(`${kind}: warming up every route on both servers`);
-  for (const mode of MODES) {
-    for (const route of READ_ROUTES)
-      await runLoad({
-        url: `${servers[mode].baseUrl}${route}`,
-        connections: options.connections,
-        durationSeconds: WARMUP_SECONDS,
-      });
-    await runClosedLoop({
+  const warmRead = (mode: Mode, route: string) =>
+    runLoad({
+      url: `${servers[mode].baseUrl}${route}`,
+      connections: options.connections,
+      durationSeconds: WARMUP_SECONDS,
+    });
+  const warmQuote = (mode: Mode) =>
+    runClosedLoop({
       url: `${servers[mode].baseUrl}/quote`,
       method: "POST",
       body,
       connections: options.connections,
       durationSeconds: WARMUP_SECONDS,
     });
+  log(`${kind}: warming up every route on both servers`);
+  for (const mode of MODES) {
+    for (const route of READ_ROUTES) await warmRead(mode, route);
+    await warmQuote(mode);
   }
   const reads: DatabaseResult["reads"] = [];
   for (const route of READ_ROUTES) {
     log(`${kind}: GET ${route}, ${rounds} rounds`);
     const rps: Record<Mode, number[]> = { off: [], on: [] };
-    for (const mode of MODES)
-      await runLoad({
-        url: `${servers[mode].baseUrl}${route}`,
-        connections: options.connections,
-        durationSeconds: WARMUP_SECONDS,
-      });
+    for (const mode of MODES) await warmRead(mode, route);
     for (let round = 0; round < rounds; round++) {
       for (const mode of orderOf(round)) {
         const result = await runLoad({
@@ -162,14 +160,7 @@ async function measurePaired(
   log(`${kind}: POST /quote, ${rounds} rounds`);
   const latencies: Record<Mode, number[]> = { off: [], on: [] };
   let failures = 0;
-  for (const mode of MODES)
-    await runClosedLoop({
-      url: `${servers[mode].baseUrl}/quote`,
-      method: "POST",
-      body,
-      connections: options.connections,
-      durationSeconds: WARMUP_SECONDS,
-    });
+  for (const mode of MODES) await warmQuote(mode);
   for (let round = 0; round < rounds * 2; round++) {
     for (const mode of orderOf(round)) {
       const result = await runClosedLoop({

@@ -2,8 +2,6 @@
 // item 1), on anvil: each attack with three fresh swappers at 0.01 tRWA, the honest solver trying to fill where a
 // fill is there to try. None of them may count a fade; honest orders of the same kind of swapper still do. And the
 // breaker's floor: with every solver in cooldown, the least faded keeps quoting, loudly. On PGlite and PostgreSQL.
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import {
   type Address,
   encodeFunctionData,
@@ -23,6 +21,7 @@ import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
+import { capturingLogger } from "../support/log-lines.ts";
 import { newOrder } from "../support/order-rows.ts";
 import {
   indexUntilCaughtUp,
@@ -72,16 +71,9 @@ describe.each(databaseKinds)(
         "insert into indexed_blocks (number, hash, parent_hash, timestamp) values ($1, $2, $3, $4)",
         [head.number.toString(), head.hash, head.parentHash, head.timestamp.toString()],
       );
-      logLines = [];
-      const logger = pino(
-        { level: "info" },
-        new Writable({
-          write(chunk, _encoding, done) {
-            logLines.push(JSON.parse(String(chunk)));
-            done();
-          },
-        }),
-      );
+      const captured = capturingLogger<(typeof logLines)[number]>();
+      logLines = captured.lines;
+      const { logger } = captured;
       subject = await createSwapTestApp(chain, database, {
         clock,
         logger,

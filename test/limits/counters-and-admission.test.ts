@@ -1,12 +1,11 @@
 // The pieces under the limits, alone: the in-memory window counter (aligned windows, one count per key, each class's
 // windows swept by their own length) and /quote's admission (rounds in flight, event-loop lag).
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { OverloadedError } from "../../src/limits/errors.ts";
 import { QuoteAdmission } from "../../src/limits/quote-admission.ts";
 import { MemoryWindowCounter } from "../../src/limits/window-counters.ts";
 import { ManualClock } from "../support/clock.ts";
+import { capturingLogger } from "../support/log-lines.ts";
 
 describe("the in-memory window counter", () => {
   it("counts per key in windows aligned to their length, and says how long each has left", () => {
@@ -66,16 +65,12 @@ describe("/quote's admission", () => {
   });
 
   it("tells a shedding episode once: a warning when it starts, one line with its refusals when it ends", async () => {
-    const lines: Array<{ level: number; msg: string; reason?: string; refused?: number }> = [];
-    const logger = pino(
-      { level: "info" },
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(JSON.parse(String(chunk)));
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = capturingLogger<{
+      level: number;
+      msg: string;
+      reason?: string;
+      refused?: number;
+    }>();
     const admission = new QuoteAdmission({ maxInFlight: 1, maxEventLoopDelayMs: 0, logger });
     const release = admission.admit();
     for (let i = 0; i < 5; i++) expect(() => admission.admit()).toThrow(OverloadedError);

@@ -1,8 +1,6 @@
 // The fold under a database fault (PostgreSQL behind a TCP proxy this file controls): a fold whose connection is cut
 // takes nothing or everything it claimed (one statement), says so once per outage rather than once a second, and the
 // next fold after the restore moves every pending row exactly once.
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
@@ -10,6 +8,7 @@ import { RoundStore } from "../../src/rounds/store.ts";
 import { AnswerStatsFold } from "../../src/scorecards/answer-stats-fold.ts";
 import { ScorecardRepository } from "../../src/scorecards/repository.ts";
 import { createEmptyPostgresDatabase, type EmptyPostgresDatabase } from "../support/db.ts";
+import { capturingLogger } from "../support/log-lines.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
 
 const AT = new Date("2026-11-27T10:15:30.000Z");
@@ -71,16 +70,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the scorecard fold on postgres"
   }
 
   it("loses nothing and counts nothing twice when its connection is cut, and warns once per outage", async () => {
-    const lines: Array<{ level: number; msg: string }> = [];
-    const logger = pino(
-      { level: "info" },
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(JSON.parse(String(chunk)));
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = capturingLogger<{ level: number; msg: string }>();
     const fold = new AnswerStatsFold(proxied, logger);
     await storeRounds(5);
     expect(await pending()).toBe(5);
