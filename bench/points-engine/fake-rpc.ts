@@ -30,6 +30,7 @@ import {
   vaultFactoryAbi,
 } from "../../src/points-engine/chain/abis.ts";
 import { subnetworkOf } from "../../src/points-engine/chain/subnetwork.ts";
+import { mulberry32 } from "../../src/shared/seeded-random.ts";
 import { CHAIN_ID_FOR_ENGINE, MULTICALL3_ADDRESS } from "./engine-config.ts";
 import {
   addressOf,
@@ -47,7 +48,6 @@ import {
   initialPrice,
   KIND,
   LARGE_LIMIT,
-  mulberry32,
   parseAddress,
   SERVICE,
   timestampOf,

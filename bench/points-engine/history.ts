@@ -8,6 +8,8 @@
 // holds, shares 1:1 with the amount), price updates, network-limit and operator-share changes, spread evenly over
 // the blocks. No slash: a slash changes the share price and the generator does not model it.
 
+import { mulberry32 } from "../../src/shared/seeded-random.ts";
+
 export interface HistoryPlan {
   /** Blocks of history (the engine's start block is the first of them). */
   blocks: number;
@@ -156,17 +158,6 @@ export function setupEventCount(plan: HistoryPlan): number {
       networksOfVault(plan, v).length * (2 + operatorsOfVault(plan, v).length) +
       operatorsOfVault(plan, v).length;
   return count;
-}
-
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function generateHistory(plan: HistoryPlan): History {
