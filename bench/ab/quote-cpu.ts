@@ -1,15 +1,21 @@
-// An A/B run of two builds (issue 25): the server CPU one /quote costs, and /quote throughput at saturation, on this
+// An A/B run of two builds (issues 15 and 25): the server CPU one /quote costs, and /quote throughput, on this
 // checkout's build and another checkout's (BASELINE_ROOT, `npm ci` run there), against the swap suite's fixture
 // (anvil, six solver servers answering after 5–50 ms). Each round starts each build on a fresh database, warms it up,
-// then loads it with 16 closed-loop connections for 10 s, reading the server process's CPU time (/proc, user +
+// then loads it with closed-loop connections for 10 s, reading the server process's CPU time (/proc, user +
 // system) before and after: CPU per /quote is that time over the /quotes answered, a figure other work on a shared
 // machine barely moves (unlike req/s). Builds alternate first and second from round to round. The load average is
 // printed beside every figure. With BENCH_SERVER_CPU_PROFILE set, every server writes a CPU profile, summarized here.
-//   BASELINE_ROOT=/path/to/checkout npx tsx bench/ab/quote-cpu.ts [postgres|pglite] [rounds]
+//
+// Throughput at saturation needs more requests in flight than 16 connections give (16 / ~55 ms per round ≈ 290 /s
+// whatever the CPU): `--connections` opens more, from `--clients` loopback addresses (127.0.0.1, .2, …) since one
+// client holds at most its share of each solver's slots, and each solver's cap is raised to `--solver-slots`.
+//   BASELINE_ROOT=/path/to/checkout npx tsx bench/ab/quote-cpu.ts [--db postgres|pglite] [--rounds 3]
+//     [--connections 16] [--clients 1] [--solver-slots 32]
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
 import { startBenchChain } from "../lib/bench-chain.ts";
 import { ownDatabase } from "../lib/bench-databases.ts";
@@ -22,24 +28,48 @@ import { quoteBody, SWAP_SOLVER_COUNT, startFixture } from "../suites/swap.ts";
 
 const baseline = process.env.BASELINE_ROOT;
 if (!baseline) throw new Error("set BASELINE_ROOT to the other checkout (with `npm ci` run in it)");
-const kind = (process.argv[2] ?? "postgres") as BenchDatabaseKind;
-const rounds = Number(process.argv[3] ?? 3);
+const { values: args } = parseArgs({
+  options: {
+    db: { type: "string", default: "postgres" },
+    rounds: { type: "string", default: "3" },
+    connections: { type: "string", default: "16" },
+    clients: { type: "string", default: "1" },
+    "solver-slots": { type: "string" },
+  },
+});
+const count = (name: string, value: string | undefined): number => {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new Error(`--${name} must be a positive integer, got ${value}`);
+  return parsed;
+};
+if (args.db !== "postgres" && args.db !== "pglite") throw new Error(`--db must be postgres or pglite`);
+const kind: BenchDatabaseKind = args.db;
+const rounds = count("rounds", args.rounds);
+const CONNECTIONS = count("connections", args.connections);
+const clients = count("clients", args.clients);
+if (clients > 250) throw new Error("--clients must be at most 250 (127.0.0.1 to 127.0.0.250)");
+const localAddresses = Array.from({ length: clients }, (_, index) => `127.0.0.${index + 1}`);
+const solverSlots =
+  args["solver-slots"] === undefined ? undefined : count("solver-slots", args["solver-slots"]);
 const builds = { this: fileURLToPath(new URL("../..", import.meta.url)), baseline };
 type Build = keyof typeof builds;
-const CONNECTIONS = 16;
 const SECONDS = 10;
 
 const scratch = mkdtempSync(join(tmpdir(), "sluice-ab-cpu-"));
 const profiles = process.env.BENCH_SERVER_CPU_PROFILE;
 const chain = await startBenchChain({ executors: SWAP_SOLVER_COUNT });
-const fixture = await startFixture(chain, scratch);
+const fixture = await startFixture(chain, scratch, solverSlots === undefined ? {} : { solverSlots });
 const body = quoteBody(chain);
 const figures: Record<Build, Array<{ cpuMsPerQuote: number; perSecond: number }>> = {
   this: [],
   baseline: [],
 };
 const load = () => loadAverage().toFixed(2);
-console.log(`${kind}, ${rounds} rounds, load average ${load()} at the start`);
+console.log(
+  `${kind}, ${rounds} rounds, ${CONNECTIONS} connections from ${clients} client address(es), solver slots ` +
+    `${solverSlots ?? "default"}; load average ${load()} at the start`,
+);
 try {
   for (let round = 0; round < rounds; round++) {
     const order: Build[] = round % 2 ? ["baseline", "this"] : ["this", "baseline"];
@@ -56,7 +86,14 @@ try {
       );
       try {
         const url = `${server.baseUrl}/quote`;
-        await runClosedLoop({ url, method: "POST", body, connections: CONNECTIONS, durationSeconds: 2 });
+        await runClosedLoop({
+          url,
+          method: "POST",
+          body,
+          connections: CONNECTIONS,
+          durationSeconds: 2,
+          localAddresses,
+        });
         const pid = server.child.pid!;
         const before = processCpuMs(pid);
         const run = await runClosedLoop({
@@ -65,6 +102,7 @@ try {
           body,
           connections: CONNECTIONS,
           durationSeconds: SECONDS,
+          localAddresses,
         });
         const cpuMs = processCpuMs(pid) - before;
         const ok = run.requests.filter((request) => request.status === 200).length;

@@ -12,6 +12,11 @@ export interface ClosedLoopOptions<Tag> {
   durationSeconds: number;
   /** Reads one answer; its result is kept with the request's latency. */
   inspect?: (status: number, body: Buffer) => Tag;
+  /**
+   * The loopback addresses the connections are opened from, in turn (connection i from address i mod n): several
+   * clients as the server tells them apart (its per-client shares), where one address would be held to one share.
+   */
+  localAddresses?: readonly string[];
 }
 
 export interface TimedRequest<Tag> {
@@ -31,6 +36,7 @@ function send(
   url: URL,
   method: string,
   body: string | undefined,
+  localAddress: string | undefined,
 ): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -39,6 +45,7 @@ function send(
         agent,
         method,
         headers: body === undefined ? {} : { "content-type": "application/json" },
+        ...(localAddress === undefined ? {} : { localAddress }),
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -60,11 +67,13 @@ export async function runClosedLoop<Tag>(options: ClosedLoopOptions<Tag>): Promi
   let errors = 0;
   const started = performance.now();
   const deadline = started + options.durationSeconds * 1000;
-  const loop = async () => {
+  const addresses = options.localAddresses ?? [];
+  const loop = async (connection: number) => {
+    const localAddress = addresses.length === 0 ? undefined : addresses[connection % addresses.length];
     while (performance.now() < deadline) {
       const sent = performance.now();
       try {
-        const answer = await send(agent, url, method, options.body);
+        const answer = await send(agent, url, method, options.body, localAddress);
         const latencyMs = performance.now() - sent;
         requests.push({
           latencyMs,
@@ -76,7 +85,7 @@ export async function runClosedLoop<Tag>(options: ClosedLoopOptions<Tag>): Promi
       }
     }
   };
-  await Promise.all(Array.from({ length: options.connections }, loop));
+  await Promise.all(Array.from({ length: options.connections }, (_, connection) => loop(connection)));
   const elapsedSeconds = (performance.now() - started) / 1000;
   agent.destroy();
   return { requests, requestsPerSecond: requests.length / elapsedSeconds, errors };

@@ -15,6 +15,8 @@ export interface BenchSolverConfig {
   endpoint: string;
   filler: Address;
   internal: boolean;
+  /** The solver's cap of requests in flight on a replica (the deployment's default when absent). */
+  maxConcurrentRequests?: number;
 }
 
 export interface WrittenDeployment {
@@ -57,6 +59,9 @@ export function writeDeployment(
       internal: solver.internal,
       enabled: true,
       sharedSecretEnv: secretEnvName(solver.id),
+      ...(solver.maxConcurrentRequests === undefined
+        ? {}
+        : { maxConcurrentRequests: solver.maxConcurrentRequests }),
     })),
   };
   const file = join(directory, "deployment.json");

@@ -79,7 +79,15 @@ export interface SwapFixture {
 }
 
 /** The solver process and the deployment file naming its servers, each solver with its own Executor. */
-export async function startFixture(chain: BenchChain, scratch: string): Promise<SwapFixture> {
+/**
+ * `solverSlots`: each solver's cap of requests in flight (the deployment's default when absent), raised by a run
+ * that loads /quote with more connections than the default lets through.
+ */
+export async function startFixture(
+  chain: BenchChain,
+  scratch: string,
+  options: { solverSlots?: number } = {},
+): Promise<SwapFixture> {
   const core = chain.core!;
   const ids = Array.from({ length: SWAP_SOLVER_COUNT }, (_, index) => `bench_solver${index + 1}`);
   // The solver servers learn their secrets before Sluice learns their endpoints.
@@ -103,6 +111,7 @@ export async function startFixture(chain: BenchChain, scratch: string): Promise<
           filler: core.executors[index]!,
           // Half internal, half external: both kinds are asked the same way for direct legs.
           internal: index % 2 === 0,
+          ...(options.solverSlots === undefined ? {} : { maxConcurrentRequests: options.solverSlots }),
         })),
       ),
       { chain, secrets },
