@@ -1,69 +1,27 @@
-// The points engine's right to write: its own advisory lock plus the epoch recorded when it was acquired — the
-// indexer's scheme (src/indexer/lease.ts). A replica can lose the lock without noticing (its connection frozen while
-// PostgreSQL dropped the session and another replica took over), so every engine transaction first checks, under a
-// share lock on the lease row, that the epoch is still its own; a newer acquisition waits for that transaction, and
-// after it every such check fails.
-import { hostname } from "node:os";
-import { sql } from "drizzle-orm";
+// The points engine's right to write: its own advisory lock plus the epoch recorded in points_engine_lease when it
+// was acquired — the indexer's scheme (src/db/epoch-lease.ts): every engine transaction first checks that the epoch is
+// still its own.
 import { ADVISORY_LOCKS } from "../db/advisory-locks.ts";
-import type { Database, SessionLock } from "../db/client.ts";
-import { type SqlSession, selectRows } from "../shared/sql-session.ts";
+import type { Database } from "../db/client.ts";
+import { EpochLease, type EpochLeaseKind, processHolder } from "../db/epoch-lease.ts";
 import { PointsEngineLeaseLostError } from "./errors.ts";
 
-export class PointsEngineLease {
-  #lostReason: string | undefined;
+const POINTS_ENGINE_LEASE: EpochLeaseKind = {
+  lock: ADVISORY_LOCKS.pointsEngine,
+  table: "points_engine_lease",
+  what: "points engine",
+  lostError: (epoch, reason) => new PointsEngineLeaseLostError(epoch, reason),
+};
 
-  private constructor(
-    private readonly lock: SessionLock,
-    readonly epoch: bigint,
-  ) {}
-
+export class PointsEngineLease extends EpochLease {
   /** Takes the engine lock and a new epoch; null while another process holds the lock. */
-  static async acquire(
-    database: Database,
-    holder = `${hostname()}:${process.pid}`,
-  ): Promise<PointsEngineLease | null> {
-    const lock = await database.tryAdvisoryLock(ADVISORY_LOCKS.pointsEngine);
-    if (!lock) return null;
-    try {
-      const rows = await database.query<{ epoch: string }>(
-        `insert into points_engine_lease (id, epoch, holder, acquired_at) values (1, 1, $1, now())
-         on conflict (id) do update
-           set epoch = points_engine_lease.epoch + 1, holder = excluded.holder, acquired_at = excluded.acquired_at
-         returning epoch::text as epoch`,
-        [holder],
-      );
-      return new PointsEngineLease(lock, BigInt(rows[0]!.epoch));
-    } catch (error) {
-      await lock.release();
-      throw error;
-    }
-  }
-
-  /** Why this lease no longer holds; undefined while held. */
-  get lost(): string | undefined {
-    if (this.#lostReason) return this.#lostReason;
-    const lockLost = this.lock.lost;
-    return lockLost ? `the session holding the points engine lock ended (${lockLost.message})` : undefined;
-  }
-
-  /** The first statement of every engine transaction: throws PointsEngineLeaseLostError unless the epoch is ours. */
-  async check(tx: SqlSession): Promise<void> {
-    const lost = this.lost;
-    if (lost) throw new PointsEngineLeaseLostError(this.epoch, lost);
-    const rows = await selectRows<{ epoch: string }>(
-      tx,
-      sql`select epoch::text as epoch from points_engine_lease where id = 1 for share`,
+  static acquire(database: Database, holder = processHolder()): Promise<PointsEngineLease | null> {
+    return EpochLease.take(
+      database,
+      POINTS_ENGINE_LEASE,
+      holder,
+      (lock, epoch) => new PointsEngineLease(POINTS_ENGINE_LEASE, lock, epoch),
     );
-    const stored = rows[0]?.epoch;
-    if (stored === undefined || BigInt(stored) !== this.epoch) {
-      this.#lostReason = `another process acquired epoch ${stored}`;
-      throw new PointsEngineLeaseLostError(this.epoch, this.#lostReason);
-    }
-  }
-
-  async release(): Promise<void> {
-    await this.lock.release();
   }
 }
 
