@@ -17,8 +17,8 @@
 // two equal). The listeners start last and stop first: every request runs with every other part up and drains
 // before any stops. The whole stop is bounded once, by the signal handler (shutdown.ts, src/cli/signals.ts).
 // On the devnet that list is: database → anvil → bundled solvers → api keys → order feed → solver cooldowns → chain
-// binding → order log retention → solver notifications → heads → block tracker → indexer → points engine → discount
-// expiry → scorecard retention → scorecard fold → HTTP listeners → admin address.
+// binding → order log retention → points engine position → solver notifications → heads → block tracker → indexer →
+// points engine → discount expiry → scorecard retention → scorecard fold → HTTP listeners → admin address.
 import { AdminOperations, type AdminPointsEngine } from "../admin/operations.ts";
 import { removeAdminServerRecord, writeAdminServerRecord } from "../admin/running-server.ts";
 import { AdminGuard } from "../admin/token.ts";
@@ -484,6 +484,16 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
           // The stored swap state belongs to this chain (or is reset to it) before a worker or request reads it.
           { name: "chain binding", start: () => deployment.bindChain(), stop: () => {} },
           { name: "order log retention", start: () => retention.start(), stop: () => retention.stop() },
+          // The own points' position, read (and listening for each step's commit) before the listeners open.
+          ...(deployment.pointsEngine
+            ? [
+                {
+                  name: "points engine position",
+                  start: () => deployment.pointsEngine!.position.start(),
+                  stop: () => deployment.pointsEngine!.position.stop(),
+                },
+              ]
+            : []),
           ...deployment.workers,
         ]
       : []),

@@ -13,6 +13,7 @@ import { type PointsChainSource, rpcChainSource } from "./chain-source.ts";
 import { PointsEngine } from "./engine.ts";
 import { type LedgerFactory, PointsFollower } from "./follower.ts";
 import { PointsLedger } from "./ledger/points-ledger.ts";
+import { EnginePositionWatch } from "./position-watch.ts";
 import { OwnPoints } from "./serving.ts";
 import { readStoredScope, scopeConfigKey, storeScope } from "./store/scope.ts";
 
@@ -41,6 +42,8 @@ export interface PointsEngineParts {
   ledgers(): Promise<LedgerFactory>;
   follower: PointsFollower;
   engine: PointsEngine;
+  /** The committed position as the serving routes read it (started before the listeners). */
+  position: EnginePositionWatch;
   /** The own type as /points/* reads it. */
   own: OwnPoints;
 }
@@ -94,11 +97,13 @@ export function buildPointsEngine(setup: PointsEngineSetup): PointsEngineParts {
     ...(setup.heads ? { heads: setup.heads } : {}),
     ...(setup.pollIntervalMs === undefined ? {} : { pollIntervalMs: setup.pollIntervalMs }),
   });
+  const position = new EnginePositionWatch(setup.database, setup.logger);
   const own = new OwnPoints(
     setup.database,
     config.pointsType,
     new Set(config.vaults.map((vault) => vault.address)),
     ledgers,
+    position,
   );
-  return { config, confirmations, scope, chain, ledgers, follower, engine, own };
+  return { config, confirmations, scope, chain, ledgers, follower, engine, position, own };
 }

@@ -6,7 +6,7 @@
 import type { Database } from "../db/client.ts";
 import type { LedgerFactory } from "./follower.ts";
 import type { Address, LedgerRecord, ReceiverPoints } from "./model.ts";
-import { readPosition } from "./store/position.ts";
+import type { EnginePositionWatch } from "./position-watch.ts";
 import {
   readReceiverRecords,
   readSharedRecords,
@@ -45,6 +45,8 @@ export class OwnPoints {
     /** The vaults in scope (lowercase): known to the vault routes before any point is computed. */
     readonly vaults: ReadonlySet<string>,
     private readonly ledgers: () => Promise<LedgerFactory>,
+    /** The engine's position, kept current by its commits' notifications. */
+    private readonly position: Pick<EnginePositionWatch, "current">,
   ) {}
 
   /** Where the engine is and which snapshots exist; undefined before its first step. */
@@ -99,7 +101,7 @@ export class OwnPoints {
   }
 
   async #state() {
-    const position = await readPosition(this.database);
+    const position = await this.position.current();
     if (!position) return undefined;
     const key = `${position.blockNumber}:${position.blockHash}`;
     if (this.#cached?.key !== key) {

@@ -3,6 +3,7 @@
 // at the engine's position and historical answers from its nearest snapshot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
+import { silentLogger } from "../../src/logger.ts";
 import { PointsRepository } from "../../src/points/repository.ts";
 import {
   PointsByReceiverListSchema,
@@ -11,6 +12,7 @@ import {
 } from "../../src/points/schemas.ts";
 import { PointsService } from "../../src/points/service.ts";
 import { PointsLedger } from "../../src/points-engine/ledger/points-ledger.ts";
+import { EnginePositionWatch } from "../../src/points-engine/position-watch.ts";
 import { OwnPoints } from "../../src/points-engine/serving.ts";
 import { loadSnapshot, row } from "../points/support.ts";
 import { ManualClock } from "../support/clock.ts";
@@ -31,6 +33,7 @@ describe.each(databaseKinds)("own points served (%s)", { timeout: 180_000 }, (ki
   let chain: ScriptedPointsChain;
   let ledger: PointsLedger;
   let own: OwnPoints;
+  let position: EnginePositionWatch;
   let service: PointsService;
   beforeAll(async () => {
     database = await createTestDatabase(kind);
@@ -44,11 +47,16 @@ describe.each(databaseKinds)("own points served (%s)", { timeout: 180_000 }, (ki
     });
     for (const block of chain.blocks.slice(1))
       ledger.step({ number: block.number, timestamp: block.timestamp, events: block.events });
-    own = new OwnPoints(database, "sluice", new Set(VAULTS), async () => scopedLedgers);
+    position = new EnginePositionWatch(database, silentLogger());
+    await position.start();
+    own = new OwnPoints(database, "sluice", new Set(VAULTS), async () => scopedLedgers, position);
     await loadSnapshot(database, "apartner", 30, [row(VAULTS[0]!, STAKERS[0]!, 5n)]);
     service = new PointsService(new PointsRepository(database), database, new ManualClock(), { own });
   });
-  afterAll(() => database.close());
+  afterAll(async () => {
+    await position.stop();
+    await database.close();
+  });
 
   const receivers = [...STAKERS, ...OPERATORS, CURATOR, ...VAULTS, SCOPE.networks[0]!.address];
 

@@ -1,5 +1,6 @@
 // Where the engine is (points_engine_position, one row): the block its records are at, with that block's hash and
-// timestamp, the lease epoch that wrote it, Σ emitted, and its recent speed. Written in every step's transaction.
+// timestamp, the lease epoch that wrote it, Σ emitted, and its recent speed. Written in every step's transaction, which
+// also notifies POINTS_ENGINE_POSITION_CHANNEL: the serving replicas re-read it then (position-watch.ts).
 import { sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import type { Database } from "../../db/client.ts";
@@ -14,6 +15,9 @@ export interface EnginePosition {
   blocksPerSecond: number;
   updatedAt: Date;
 }
+
+/** Notified (on commit) by every transaction that writes or clears the position. */
+export const POINTS_ENGINE_POSITION_CHANNEL = "points_engine_position";
 
 export async function readPosition(database: Database): Promise<EnginePosition | undefined> {
   const [row] = await database.query<{
@@ -48,18 +52,28 @@ export async function writePosition(
   position: Omit<EnginePosition, "updatedAt">,
   now: Date,
 ): Promise<void> {
+  // One statement: the row and its notification (delivered when the transaction commits).
   await tx.execute(sql`
-    insert into points_engine_position
-      (id, block_number, block_hash, block_timestamp, lease_epoch, emitted, blocks_per_second, updated_at)
-    values (1, ${position.blockNumber.toString()}::bigint, ${position.blockHash},
-            ${position.blockTimestamp.toString()}::bigint, ${position.leaseEpoch.toString()}::bigint,
-            ${position.emitted.toString()}::numeric, ${position.blocksPerSecond}, ${now.toISOString()}::timestamptz)
-    on conflict (id) do update set
-      block_number = excluded.block_number, block_hash = excluded.block_hash,
-      block_timestamp = excluded.block_timestamp, lease_epoch = excluded.lease_epoch, emitted = excluded.emitted,
-      blocks_per_second = excluded.blocks_per_second, updated_at = excluded.updated_at`);
+    with written as (
+      insert into points_engine_position
+        (id, block_number, block_hash, block_timestamp, lease_epoch, emitted, blocks_per_second, updated_at)
+      values (1, ${position.blockNumber.toString()}::bigint, ${position.blockHash},
+              ${position.blockTimestamp.toString()}::bigint, ${position.leaseEpoch.toString()}::bigint,
+              ${position.emitted.toString()}::numeric, ${position.blocksPerSecond}, ${now.toISOString()}::timestamptz)
+      on conflict (id) do update set
+        block_number = excluded.block_number, block_hash = excluded.block_hash,
+        block_timestamp = excluded.block_timestamp, lease_epoch = excluded.lease_epoch, emitted = excluded.emitted,
+        blocks_per_second = excluded.blocks_per_second, updated_at = excluded.updated_at
+      returning 1
+    )
+    select pg_notify(${POINTS_ENGINE_POSITION_CHANNEL}, '') from written`);
 }
 
 export async function clearPosition(tx: SqlSession): Promise<void> {
   await tx.execute(sql`delete from points_engine_position`);
+  await notifyPosition(tx);
+}
+
+async function notifyPosition(tx: SqlSession): Promise<void> {
+  await tx.execute(sql`select pg_notify(${POINTS_ENGINE_POSITION_CHANNEL}, '')`);
 }
