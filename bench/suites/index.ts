@@ -6,6 +6,7 @@ import { ordersSuite } from "./orders.ts";
 import { overheadSuite } from "./overhead.ts";
 import { partnerSuite } from "./partner.ts";
 import { pointsEngineSuite } from "./points-engine.ts";
+import { pointsLiveSuite } from "./points-live.ts";
 import { solversSuite } from "./solvers.ts";
 import { streamSuite } from "./stream.ts";
 import { swapSuite } from "./swap.ts";
@@ -23,4 +24,5 @@ export const SUITES: readonly BenchSuite[] = [
   limitsSuite,
   overheadSuite,
   pointsEngineSuite,
+  pointsLiveSuite,
 ];
