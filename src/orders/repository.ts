@@ -1,10 +1,11 @@
 // Orders as POST /order sees them: creation decided by the quote id's unique constraint (published to OrderEvents once
-// committed), the calls that reached an existing order, and reads by id. What the chain does to orders is in
-// settlement.ts.
+// committed, and passed to the order observers in its transaction), the calls that reached an existing order, and
+// reads by id. What the chain does to orders is in settlement.ts.
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import type { OrderEvents } from "./order-events.ts";
 import { orderAttempts, orderChecks, orderStatusHistory, orders } from "./tables.ts";
+import type { OrderTransitionObserver } from "./transitions.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 export type NewOrder = typeof orders.$inferInsert;
@@ -15,6 +16,8 @@ export class OrderRepository {
   constructor(
     private readonly database: Database,
     private readonly events: OrderEvents,
+    /** Told of every order created, in its transaction (the scorecard counts). */
+    private readonly observer: OrderTransitionObserver,
   ) {}
 
   async findByQuoteId(quoteId: string): Promise<OrderRow | undefined> {
@@ -100,6 +103,22 @@ export class OrderRepository {
           createdAt: order.createdAt,
         })
         .returning({ id: orderStatusHistory.id });
+      await this.observer.transitioned(tx, [
+        {
+          orderId: row.orderId,
+          solverId: row.solverId,
+          createdAt: row.createdAt,
+          quotedAmountOut: row.quotedAmountOut,
+          committedAmountOut: row.committedAmountOut,
+          before: null,
+          after: {
+            status: row.status,
+            filledAt: row.filledAt,
+            fillBlockNumber: row.fillBlockNumber,
+            updatedAt: row.updatedAt,
+          },
+        },
+      ]);
       return { row, eventId: history!.id };
     });
     if (inserted) {

@@ -10,6 +10,7 @@ import { migrate } from "../../src/db/migrate.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { orders } from "../../src/orders/tables.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { createEmptyPostgresDatabase, databaseKinds, type EmptyPostgresDatabase } from "../support/db.ts";
 import { eventually, gate } from "../support/gates.ts";
 import { newOrder } from "../support/order-rows.ts";
@@ -30,7 +31,7 @@ describe.each(databaseKinds)("OrderRepository.createOnce (%s)", (kind) => {
   });
 
   it("answers the existing order to a post whose order collides on both the quote id and the order hash", async () => {
-    const repository = new OrderRepository(database, new OrderEvents());
+    const repository = new OrderRepository(database, new OrderEvents(), new OrderStats());
     const at = new Date(Date.UTC(2026, 5, 1));
     const first = newOrder("ext_once", at);
     const { order, created } = await repository.createOnce(first);
@@ -43,7 +44,7 @@ describe.each(databaseKinds)("OrderRepository.createOnce (%s)", (kind) => {
   it.runIf(kind === "postgres")(
     "answers the winner's order when the loser meets it on the order-hash index",
     async () => {
-      const repository = new OrderRepository(database, new OrderEvents());
+      const repository = new OrderRepository(database, new OrderEvents(), new OrderStats());
       const at = new Date(Date.UTC(2026, 5, 2));
       const loser = newOrder("ext_once", at);
       const winner = { ...loser, orderId: crypto.randomUUID() };
