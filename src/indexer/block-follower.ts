@@ -8,6 +8,7 @@ import { desc, gt, sql } from "drizzle-orm";
 import { BlockNotFoundError, type Hex } from "viem";
 import type { ChainPublicClient } from "../chain/client.ts";
 import type { Database, DbTransaction } from "../db/client.ts";
+import { pipelining, together } from "../db/pipeline.ts";
 import type { Logger } from "../logger.ts";
 import type { IndexerLease } from "./lease.ts";
 import { indexedBlocks } from "./tables.ts";
@@ -138,25 +139,38 @@ export class BlockFollower<Read, Applied> {
     this.#last = { epoch: lease.epoch, block: { number: block.number, hash: block.hash } };
   }
 
-  /** One block in one transaction: recorded, applied, and the oldest kept block pruned. */
+  /** One block in one transaction: recorded (with the lease check), applied, and the oldest kept block pruned. */
   async #applyBlock(lease: IndexerLease, block: FollowedBlock): Promise<void> {
     const { applier } = this.options;
     const read = await applier.read(block);
-    const applied = await this.#write(lease, async (tx) => {
-      await tx.insert(indexedBlocks).values(block);
-      const applied = await applier.apply(tx, block, read);
-      await this.#prune(tx, block.number);
-      return applied;
-    });
+    const applied = await this.#write(
+      lease,
+      async (tx) => {
+        const applied = await applier.apply(tx, block, read);
+        await this.#prune(tx, block.number);
+        return applied;
+      },
+      (tx) => tx.insert(indexedBlocks).values(block).execute(),
+    );
     applier.committed(applied);
   }
 
-  /** Every write: one transaction that first checks the lease is still this replica's. */
-  #write<T>(lease: IndexerLease, work: (tx: DbTransaction) => Promise<T>): Promise<T> {
-    return this.options.database.db.transaction(async (tx) => {
-      await lease.check(tx);
-      return work(tx);
-    });
+  /**
+   * Every write: one transaction that first checks the lease is still this replica's, its connection pipelining
+   * (src/db/pipeline.ts). `alongside`, a statement that needs no answer first, is sent right behind the check: one
+   * round trip for both, and nothing of it commits unless the check passes.
+   */
+  #write<T>(
+    lease: IndexerLease,
+    work: (tx: DbTransaction) => Promise<T>,
+    alongside?: (tx: DbTransaction) => PromiseLike<unknown>,
+  ): Promise<T> {
+    return this.options.database.db.transaction((tx) =>
+      pipelining(tx, async () => {
+        await together([lease.check(tx), ...(alongside ? [alongside(tx)] : [])]);
+        return work(tx);
+      }),
+    );
   }
 
   async #block(number: bigint): Promise<FollowedBlock> {

@@ -61,14 +61,15 @@ export class IndexerLease {
 
   /**
    * The first statement of every indexer transaction: throws IndexerLeaseLostError (rolling the transaction back) unless
-   * the stored epoch is still this lease's. The row stays share-locked until the transaction ends.
+   * the stored epoch is still this lease's. The row stays share-locked until the transaction ends. The statement is
+   * sent before this returns, so one sent right after it follows it (src/db/pipeline.ts).
    */
   async check(tx: DbTransaction): Promise<void> {
     const lost = this.lost;
     if (lost) throw new IndexerLeaseLostError(this.epoch, lost);
-    const result = (await tx.execute(
-      sql`select epoch from indexer_lease where id = 1 for share`,
-    )) as unknown as {
+    const result = (await tx
+      .execute(sql`select epoch from indexer_lease where id = 1 for share`)
+      .execute()) as unknown as {
       rows: Array<{ epoch: string }>;
     };
     const stored = result.rows[0]?.epoch;
