@@ -156,9 +156,11 @@ export class BlockFollower<Read, Applied> {
   }
 
   /**
-   * Every write: one transaction that first checks the lease is still this replica's, its connection pipelining
-   * (src/db/pipeline.ts). `alongside`, a statement that needs no answer first, is sent right behind the check: one
-   * round trip for both, and nothing of it commits unless the check passes.
+   * Every write: one transaction whose first statement checks the lease is still this replica's, its connection
+   * pipelining (src/db/pipeline.ts). `alongside` (a statement that needs no answer) and then the work's first
+   * statements are sent right behind the check, without waiting for its answer: one round trip for all of them. The
+   * check's answer is awaited before the transaction commits, and a failed check is what the write throws: nothing
+   * the work did commits unless the lease is still this replica's.
    */
   #write<T>(
     lease: IndexerLease,
@@ -167,8 +169,9 @@ export class BlockFollower<Read, Applied> {
   ): Promise<T> {
     return this.options.database.db.transaction((tx) =>
       pipelining(tx, async () => {
-        await together([lease.check(tx), ...(alongside ? [alongside(tx)] : [])]);
-        return work(tx);
+        const checked = together([lease.check(tx), ...(alongside ? [alongside(tx)] : [])]);
+        const [, result] = await together([checked, work(tx)]);
+        return result;
       }),
     );
   }

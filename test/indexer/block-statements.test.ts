@@ -1,7 +1,7 @@
 // What a fill's block costs the database (issue 25: head → `filled` is a chain of round trips, one after another,
 // and the wallet's event waits for the block's commit). The order's select, compare-and-set and history row are one
-// statement; no shortfall is read for a fill (only an expiry is judged by it); the lease check and the block's row
-// are sent together, and so are the fill's row and the order's change. Every write is still made: the order filled,
+// statement; no shortfall is read for a fill (only an expiry is judged by it); the lease check, the block's row, the
+// fill's row and the order's change are sent together. Every write is still made: the order filled,
 // its history row, its scorecard counts and its fade-ledger outcome.
 import { describe, expect, it } from "vitest";
 import { useTestChain } from "../support/anvil.ts";
@@ -22,7 +22,7 @@ describe.each(databaseKinds)("a fill's block transaction (%s)", (kind) => {
   const clock = new ManualClock(Date.now());
   const swap = useQuotingSwapApp(kind, chain, clock);
 
-  it("makes six statements in four round trips, and every write of the fill is made", async () => {
+  it("makes six statements in three round trips, and every write of the fill is made", async () => {
     const { database, app, sluice } = swap;
     const indexer = sluice.deployment!.indexer;
     clock.set(Number(await chain.now()) * 1000);
@@ -45,12 +45,12 @@ describe.each(databaseKinds)("a fill's block transaction (%s)", (kind) => {
     const described = statements.map((statement) => statement.text.replace(/\s+/g, " ").slice(0, 60));
     // Before: the lease check, the block row, the fill row, the order's select, its update, its history row, the
     // shortfall select and the fade ledger's insert: eight statements, each a round trip of its own. Now: the lease
-    // check with the block row, the fill row with the order's change, the scorecard counts, the fade ledger's row.
+    // check, the block row, the fill row and the order's change at once; the scorecard counts; the fade ledger's row.
     expect(described, described.join("\n")).toHaveLength(6);
     expect(
       statements.filter((statement) => statement.roundTrip),
       described.join("\n"),
-    ).toHaveLength(4);
+    ).toHaveLength(3);
 
     const [order] = await database.query<{ status: string }>(
       "select status from orders where order_id = $1",
