@@ -84,7 +84,7 @@ export interface AppliedChange {
   order: ChangedOrder;
 }
 
-/** A row of the change statement (CHANGE_SQL): every value as text, whichever driver answers. */
+/** A row of the change statement (changeStatement): every value as text, whichever driver answers. */
 interface ChangedRow extends Record<string, unknown> {
   event_id: string;
   order_id: string;
