@@ -65,10 +65,9 @@ export async function generateSolversDataset(
            r.amount, r.token_out, 1000000, '[]', extract(epoch from r.created_at)::bigint + 120, g, ${ADDRESS(0x4)},
            r.created_at
       from generate_series(0, ${orders - 1}) as g join quote_requests r on r.request_id = md5('r' || g)::uuid`);
-  // Orders are written as stored rows, not status changes: the triggers (stream log, aggregates) are off meanwhile
-  // and the aggregates are built by the backfill below.
+  // Orders are written as stored rows, not status changes: the stream log's trigger is off meanwhile, and the
+  // aggregates (which only the order writers count) are built by the backfill below.
   await database.query('alter table "orders" disable trigger "orders_record_event"');
-  await database.query('alter table "orders" disable trigger "orders_record_stats"');
   try {
     await database.query(`
       insert into orders (order_id, quote_id, request_id, order_hash, status, swapper, filler, solver_id, token_in,
@@ -84,7 +83,6 @@ export async function generateSolversDataset(
              q.request_id, q.token_out, q.amount_out, 1000000 + g % 300
         from generate_series(0, ${orders - 1}) as g join quotes q on q.quote_id = md5('q' || g)::uuid`);
   } finally {
-    await database.query('alter table "orders" enable trigger "orders_record_stats"');
     await database.query('alter table "orders" enable trigger "orders_record_event"');
   }
   for (const statement of backfillStatements()) await database.query(statement);

@@ -43,6 +43,7 @@ import { buildPointsEngine, type PointsEngineParts } from "../points-engine/buil
 import { RoundStore } from "../rounds/store.ts";
 import type { SolverActivity } from "../scorecards/activity.ts";
 import { AnswerStatsFold } from "../scorecards/answer-stats-fold.ts";
+import { OrderStats } from "../scorecards/order-stats.ts";
 import { ScorecardRepository } from "../scorecards/repository.ts";
 import { ScorecardRetention } from "../scorecards/retention.ts";
 import { ScorecardService } from "../scorecards/service.ts";
@@ -286,7 +287,9 @@ export function buildDeploymentParts(
     lookup,
     service: new QuoteService(market, quoteRepository, roundWriter),
   };
-  const orderRepository = new OrderRepository(database, orderEvents);
+  // The scorecards count every order as its writers pass it: POST /order's creation and the indexer's changes.
+  const orderStats = new OrderStats();
+  const orderRepository = new OrderRepository(database, orderEvents, orderStats);
   const orders = {
     repository: orderRepository,
     service: new OrderService(market, roundStore, orderRepository, lookup),
@@ -308,6 +311,7 @@ export function buildDeploymentParts(
     pollIntervalMs: options.indexerPollIntervalMs ?? 1000,
     ...(heads ? { heads } : {}),
     endObserver: cooldowns.fades,
+    orderObserver: orderStats,
   });
 
   const pointsEngine =

@@ -61,14 +61,16 @@ export class EpochLease {
 
   /**
    * The first statement of every transaction of the follower: throws the kind's lost error (rolling the transaction
-   * back) unless the stored epoch is still this lease's. The row stays share-locked until the transaction ends.
+   * back) unless the stored epoch is still this lease's. The row stays share-locked until the transaction ends. The
+   * statement is sent before this returns (not at the first `then` of drizzle's lazy query), so one sent right after
+   * it follows it (src/db/pipeline.ts).
    */
   async check(tx: Pick<Db, "execute">): Promise<void> {
     const lost = this.lost;
     if (lost) throw this.kind.lostError(this.epoch, lost);
-    const result = (await tx.execute(
-      sql`select epoch::text as epoch from ${sql.identifier(this.kind.table)} where id = 1 for share`,
-    )) as unknown as { rows: Array<{ epoch: string }> };
+    const result = (await tx
+      .execute(sql`select epoch::text as epoch from ${sql.identifier(this.kind.table)} where id = 1 for share`)
+      .execute()) as unknown as { rows: Array<{ epoch: string }> };
     const stored = result.rows[0]?.epoch;
     if (stored === undefined || BigInt(stored) !== this.epoch) {
       this.#lostReason = `another process acquired epoch ${stored}`;

@@ -8,6 +8,7 @@ import { desc, gt, sql } from "drizzle-orm";
 import { BlockNotFoundError, type Hex } from "viem";
 import type { ChainPublicClient } from "../chain/client.ts";
 import type { Database, DbTransaction } from "../db/client.ts";
+import { pipelining, together } from "../db/pipeline.ts";
 import type { Logger } from "../logger.ts";
 import type { IndexerLease } from "./lease.ts";
 import { indexedBlocks } from "./tables.ts";
@@ -138,25 +139,41 @@ export class BlockFollower<Read, Applied> {
     this.#last = { epoch: lease.epoch, block: { number: block.number, hash: block.hash } };
   }
 
-  /** One block in one transaction: recorded, applied, and the oldest kept block pruned. */
+  /** One block in one transaction: recorded (with the lease check), applied, and the oldest kept block pruned. */
   async #applyBlock(lease: IndexerLease, block: FollowedBlock): Promise<void> {
     const { applier } = this.options;
     const read = await applier.read(block);
-    const applied = await this.#write(lease, async (tx) => {
-      await tx.insert(indexedBlocks).values(block);
-      const applied = await applier.apply(tx, block, read);
-      await this.#prune(tx, block.number);
-      return applied;
-    });
+    const applied = await this.#write(
+      lease,
+      async (tx) => {
+        const applied = await applier.apply(tx, block, read);
+        await this.#prune(tx, block.number);
+        return applied;
+      },
+      (tx) => tx.insert(indexedBlocks).values(block).execute(),
+    );
     applier.committed(applied);
   }
 
-  /** Every write: one transaction that first checks the lease is still this replica's. */
-  #write<T>(lease: IndexerLease, work: (tx: DbTransaction) => Promise<T>): Promise<T> {
-    return this.options.database.db.transaction(async (tx) => {
-      await lease.check(tx);
-      return work(tx);
-    });
+  /**
+   * Every write: one transaction whose first statement checks the lease is still this replica's, its connection
+   * pipelining (src/db/pipeline.ts). `alongside` (a statement that needs no answer) and then the work's first
+   * statements are sent right behind the check, without waiting for its answer: one round trip for all of them. The
+   * check's answer is awaited before the transaction commits, and a failed check is what the write throws: nothing
+   * the work did commits unless the lease is still this replica's.
+   */
+  #write<T>(
+    lease: IndexerLease,
+    work: (tx: DbTransaction) => Promise<T>,
+    alongside?: (tx: DbTransaction) => PromiseLike<unknown>,
+  ): Promise<T> {
+    return this.options.database.db.transaction((tx) =>
+      pipelining(tx, async () => {
+        const checked = together([lease.check(tx), ...(alongside ? [alongside(tx)] : [])]);
+        const [, result] = await together([checked, work(tx)]);
+        return result;
+      }),
+    );
   }
 
   async #block(number: bigint): Promise<FollowedBlock> {

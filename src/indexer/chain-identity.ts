@@ -6,7 +6,7 @@ import type { Hex } from "viem";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import type { OrderEvents } from "../orders/order-events.ts";
-import { OrderSettlement } from "../orders/settlement.ts";
+import { deleteAllOrders } from "../orders/settlement.ts";
 
 export interface ChainIdentity {
   chainId: number;
@@ -70,7 +70,7 @@ export async function ensureChainIdentity(
         { stored: { chainId: Number(stored.chain_id), blockHash: stored.genesis_hash }, current: identity },
         "the chain behind the stored swap state changed: resetting orders, quotes and indexer state",
       );
-      await new OrderSettlement(database).deleteAll(tx);
+      await deleteAllOrders(tx);
       await tx.execute(sql.raw(`truncate table ${CHAIN_BOUND_TABLES.join(", ")}`));
     }
     await tx.execute(sql`

@@ -9,6 +9,7 @@ import type { ChainPublicClient } from "../chain/client.ts";
 import { hashOrder } from "../chain/order.ts";
 import type { Clock } from "../clock.ts";
 import type { DbTransaction } from "../db/client.ts";
+import { together } from "../db/pipeline.ts";
 import type { OrderEvents, OrderStatusChanged } from "../orders/order-events.ts";
 import type { AppliedChange, ChangedOrder, OpenOrder, OrderSettlement } from "../orders/settlement.ts";
 import type { OrderStatus, SettledAmount } from "../orders/tables.ts";
@@ -21,7 +22,10 @@ import { nonceInvalidations, orderFundingShortfalls, orderFundingStreaks, reacto
 
 /** An order a block brought to an end status, as the settlement wrote it and as the reconciler judged it. */
 export interface EndedOrder extends ChangedOrder {
-  /** The reconciler noted a block at which the order was not known to be fillable throughout. */
+  /**
+   * The reconciler noted a block at which the order was not known to be fillable throughout. Read for an expiry only,
+   * the one end it can excuse: false for every other end.
+   */
   shortfall: boolean;
 }
 
@@ -127,26 +131,26 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
           recipient: output.recipient.toLowerCase(),
           txHash,
         }));
-        await tx
-          .insert(reactorFills)
-          .values({ blockNumber: block.number, logIndex, orderHash, txHash, outputs: settled });
-        const change = await settlement.fill(tx, {
-          orderHash,
-          blockNumber: block.number,
-          txHash,
-          settledAmounts: settled,
-          at,
-        });
+        // The fill's row and the order's change need nothing of each other: sent together, one round trip.
+        const [, change] = await together([
+          tx
+            .insert(reactorFills)
+            .values({ blockNumber: block.number, logIndex, orderHash, txHash, outputs: settled })
+            .execute(),
+          settlement.fill(tx, { orderHash, blockNumber: block.number, txHash, settledAmounts: settled, at }),
+        ]);
         if (change) changes.push(change);
       } else if (event.eventName === "InvalidateNonce") {
         const swapper = event.args.swapper.toLowerCase();
         const nonce = event.args.nonce.toString();
-        await tx
-          .insert(nonceInvalidations)
-          .values({ blockNumber: block.number, logIndex, swapper, nonce, txHash });
-        changes.push(
-          ...(await settlement.cancelNonce(tx, { swapper, nonce, blockNumber: block.number, txHash, at })),
-        );
+        const [, cancelled] = await together([
+          tx
+            .insert(nonceInvalidations)
+            .values({ blockNumber: block.number, logIndex, swapper, nonce, txHash })
+            .execute(),
+          settlement.cancelNonce(tx, { swapper, nonce, blockNumber: block.number, txHash, at }),
+        ]);
+        changes.push(...cancelled);
       }
     }
     const touched = new Set(changes.map((change) => change.order.orderId));
@@ -159,17 +163,25 @@ export class ReactorEventApplier implements BlockApplier<BlockReads, OrderStatus
     return changes.map((change) => change.event);
   }
 
-  /** The ended orders with the reconciler's verdict on whether each was fillable throughout. */
+  /**
+   * The ended orders with the reconciler's verdict on whether each was fillable throughout. Only an expiry is judged
+   * by it (a fill, a cancel or an error is never a fade): the verdicts are read for the expired orders alone, and a
+   * block that expired none (a fill's) reads nothing.
+   */
   async #withShortfalls(tx: DbTransaction, ended: readonly AppliedChange[]): Promise<EndedOrder[]> {
-    const rows = await tx
-      .select({ orderId: orderFundingShortfalls.orderId })
-      .from(orderFundingShortfalls)
-      .where(
-        inArray(
-          orderFundingShortfalls.orderId,
-          ended.map((change) => change.order.orderId),
-        ),
-      );
+    const expired = ended.filter((change) => change.order.status === "expired");
+    const rows =
+      expired.length === 0
+        ? []
+        : await tx
+            .select({ orderId: orderFundingShortfalls.orderId })
+            .from(orderFundingShortfalls)
+            .where(
+              inArray(
+                orderFundingShortfalls.orderId,
+                expired.map((change) => change.order.orderId),
+              ),
+            );
     const short = new Set(rows.map((row) => row.orderId));
     return ended.map(({ order }) => ({ ...order, shortfall: short.has(order.orderId) }));
   }

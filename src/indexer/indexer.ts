@@ -15,6 +15,7 @@ import { DEFAULT_FINALITY_DEPTH } from "../deployment/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { OrderEvents, OrderStatusChanged } from "../orders/order-events.ts";
 import { OrderSettlement } from "../orders/settlement.ts";
+import type { OrderTransitionObserver } from "../orders/transitions.ts";
 import { BlockFollower, MAX_BLOCKS_PER_STEP, type StepResult } from "./block-follower.ts";
 import { type BlockReads, type OrderEndObserver, ReactorEventApplier } from "./event-applier.ts";
 import { Finality } from "./finality.ts";
@@ -42,6 +43,8 @@ export interface IndexerOptions {
   heads?: HeadSource;
   /** Told of every order a block ends, in its transaction (the fade breaker). */
   endObserver?: OrderEndObserver;
+  /** Told of every status change the indexer writes, in its transaction (the scorecard counts). */
+  orderObserver: OrderTransitionObserver;
 }
 
 export class ReactorIndexer {
@@ -50,7 +53,7 @@ export class ReactorIndexer {
   readonly #loop: LeasedHeadLoop<IndexerLease>;
 
   constructor(private readonly options: IndexerOptions) {
-    const settlement = new OrderSettlement(options.database);
+    const settlement = new OrderSettlement(options.database, options.orderObserver);
     this.#finality = new Finality({
       database: options.database,
       client: options.client,

@@ -1,10 +1,12 @@
 // Orders as POST /order sees them: creation decided by the quote id's unique constraint (published to OrderEvents once
-// committed), the calls that reached an existing order, and reads by id. What the chain does to orders is in
-// settlement.ts.
+// committed, and passed to the order observers in its transaction), the calls that reached an existing order, and
+// reads by id. What the chain does to orders is in settlement.ts.
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { pipelining, together } from "../db/pipeline.ts";
 import type { OrderEvents } from "./order-events.ts";
 import { orderAttempts, orderChecks, orderStatusHistory, orders } from "./tables.ts";
+import type { OrderTransitionObserver } from "./transitions.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 export type NewOrder = typeof orders.$inferInsert;
@@ -15,6 +17,8 @@ export class OrderRepository {
   constructor(
     private readonly database: Database,
     private readonly events: OrderEvents,
+    /** Told of every order created, in its transaction (the scorecard counts). */
+    private readonly observer: OrderTransitionObserver,
   ) {}
 
   async findByQuoteId(quoteId: string): Promise<OrderRow | undefined> {
@@ -79,29 +83,58 @@ export class OrderRepository {
     /** The checks this post ran on the way, stored in the same transaction whichever post wins. */
     checks: readonly OrderCheck[] = [],
   ): Promise<{ order: OrderRow; created: boolean }> {
-    const inserted = await this.database.db.transaction(async (tx) => {
-      if (checks.length > 0) await tx.insert(orderChecks).values([...checks]);
-      // No conflict target: every unique index is an arbiter. Concurrent posts of one quote build the same Order,
-      // so the loser's row collides on the order hash too, and PostgreSQL raises a unique violation for a conflict
-      // on any index the statement does not name (when the winner commits between the loser's arbiter check and its
-      // index entries). The order hash is a function of the quote's Request (its nonce), so either conflict means
-      // the quote already has its order.
-      const rows = await tx.insert(orders).values(order).onConflictDoNothing().returning();
-      const row = rows[0];
-      if (!row) return undefined;
-      const [history] = await tx
-        .insert(orderStatusHistory)
-        .values({
-          orderId: row.orderId,
-          fromStatus: null,
-          toStatus: "open",
-          reason: "created",
-          requestId: order.requestId,
-          createdAt: order.createdAt,
-        })
-        .returning({ id: orderStatusHistory.id });
-      return { row, eventId: history!.id };
-    });
+    const inserted = await this.database.db.transaction((tx) =>
+      pipelining(tx, async () => {
+        // No conflict target: every unique index is an arbiter. Concurrent posts of one quote build the same Order,
+        // so the loser's row collides on the order hash too, and PostgreSQL raises a unique violation for a conflict
+        // on any index the statement does not name (when the winner commits between the loser's arbiter check and
+        // its index entries). The order hash is a function of the quote's Request (its nonce), so either conflict
+        // means the quote already has its order. The checks and the order need nothing of each other: sent together.
+        const [, rows] = await together([
+          checks.length > 0
+            ? tx
+                .insert(orderChecks)
+                .values([...checks])
+                .execute()
+            : Promise.resolve(),
+          tx.insert(orders).values(order).onConflictDoNothing().returning().execute(),
+        ]);
+        const row = rows[0];
+        if (!row) return undefined;
+        // The history row and the observers' counts need only the order: sent together too.
+        const [[history]] = await together([
+          tx
+            .insert(orderStatusHistory)
+            .values({
+              orderId: row.orderId,
+              fromStatus: null,
+              toStatus: "open",
+              reason: "created",
+              requestId: order.requestId,
+              createdAt: order.createdAt,
+            })
+            .returning({ id: orderStatusHistory.id })
+            .execute(),
+          this.observer.transitioned(tx, [
+            {
+              orderId: row.orderId,
+              solverId: row.solverId,
+              createdAt: row.createdAt,
+              quotedAmountOut: row.quotedAmountOut,
+              committedAmountOut: row.committedAmountOut,
+              before: null,
+              after: {
+                status: row.status,
+                filledAt: row.filledAt,
+                fillBlockNumber: row.fillBlockNumber,
+                updatedAt: row.updatedAt,
+              },
+            },
+          ]),
+        ]);
+        return { row, eventId: history!.id };
+      }),
+    );
     if (inserted) {
       const { row, eventId } = inserted;
       this.events.publish([

@@ -1,6 +1,6 @@
 // Storage of the scorecards: per solver, per minute and per hour, counts kept up to date as answers and orders are
-// written (the round writes' pending rows, folded in every second, and a trigger on orders; migrations 0008 and
-// 0011), so a scorecard over an hour, a day or a week reads at most a few hundred rows instead of scanning answers or
+// written (the round writes' pending rows, folded in every second, and the order writers' transitions, counted by
+// order-stats.ts; migrations 0008, 0011 and 0018), so a scorecard over an hour, a day or a week reads at most a few hundred rows instead of scanning answers or
 // orders. Keys sort (span, bucket_start, solver_id) — the primary key — and every writer upserts in that order, so
 // concurrent writers cannot deadlock.
 import { sql } from "drizzle-orm";

@@ -15,6 +15,7 @@ import type { Sluice } from "../../src/app/sluice.ts";
 import type { Database } from "../../src/db/client.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import type { OrderStatus } from "../../src/orders/tables.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { hex, newOrder } from "../support/order-rows.ts";
 import { changeOrderStatus } from "../support/orders.ts";
@@ -36,7 +37,7 @@ describe.each(databaseKinds)("streamOrders against a server (%s)", (kind) => {
     const address = sluice.http.server.address();
     if (!address || typeof address === "string") throw new Error("not listening");
     apiUrl = `http://127.0.0.1:${address.port}/api/v1`;
-    repository = new OrderRepository(database, sluice.parts.orderEvents);
+    repository = new OrderRepository(database, sluice.parts.orderEvents, new OrderStats());
   });
   afterAll(async () => {
     await sluice?.stop();

@@ -18,6 +18,7 @@ import { testERC20Abi, testERC1271WalletAbi, testERC1271WalletBytecode } from ".
 import type { Database } from "../../src/db/client.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
@@ -254,7 +255,7 @@ describe.each(databaseKinds)(
       });
 
       it("an order stored with a zero recipient (before the check) is excused: the token refuses it", async () => {
-        const repository = new OrderRepository(database, new OrderEvents());
+        const repository = new OrderRepository(database, new OrderEvents(), new OrderStats());
         const swappers = await freshSwappers();
         for (const swapper of swappers) {
           const now = clock.now();
@@ -513,7 +514,9 @@ describe.each(databaseKinds)(
         payload: { quote: signed.quote, signature: signed.signature },
       });
       expect(response.statusCode).toBe(200);
-      const row = await new OrderRepository(database, new OrderEvents()).findById(response.json().orderId);
+      const row = await new OrderRepository(database, new OrderEvents(), new OrderStats()).findById(
+        response.json().orderId,
+      );
       return row!;
     };
   },

@@ -6,6 +6,7 @@ import { silentLogger } from "../../src/logger.ts";
 import { queryOf, readChangesAfter, readLogBounds } from "../../src/orders/event-log.ts";
 import { type OrderEvent, OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { newOrder } from "../support/order-rows.ts";
 
@@ -31,7 +32,7 @@ describe.each(databaseKinds)("chain identity (%s)", (kind) => {
     Number((await database.query<{ n: string }>("select count(*) as n from quote_requests"))[0]?.n);
   const storeOrder = async (orderEvents: OrderEvents) => {
     const at = new Date();
-    const repository = new OrderRepository(database, orderEvents);
+    const repository = new OrderRepository(database, orderEvents, new OrderStats());
     const { order } = await repository.createOnce(newOrder("ext_chain", at));
     await repository.recordAttempt(order.orderId, randomUUID(), at);
   };
@@ -85,7 +86,7 @@ describe.each(databaseKinds)("chain identity (%s)", (kind) => {
       expect(await ensure(GENESIS_B)).toBe(true);
       // A stream opened now starts after the log's newest id; the first order's change must come after it.
       const { lastId } = await readLogBounds(queryOf(fresh));
-      const repository = new OrderRepository(fresh, orderEvents);
+      const repository = new OrderRepository(fresh, orderEvents, new OrderStats());
       const { order } = await repository.createOnce(newOrder("ext_chain", new Date()));
       const changes = await readChangesAfter(queryOf(fresh), lastId, 10);
       expect(changes.map((change) => change.row.order_id)).toEqual([order.orderId]);

@@ -8,6 +8,7 @@ import { createChainPublicClient } from "../../src/chain/client.ts";
 import type { HeadBlock, HeadListener, HeadSource } from "../../src/chain/heads.ts";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { databaseKinds } from "../support/db.ts";
@@ -81,6 +82,7 @@ describe.each(databaseKinds)("the indexer after an announced head (%s)", (kind) 
         return row?.number == null ? undefined : BigInt(row.number);
       };
       indexer = new ReactorIndexer({
+        orderObserver: new OrderStats(),
         database,
         client,
         reactor: chain.core.reactor,

@@ -6,6 +6,7 @@ import { reactorAbi } from "../../src/chain/abis.ts";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { databaseKinds } from "../support/db.ts";
@@ -25,7 +26,7 @@ describe.each(databaseKinds)("order lifecycle (%s)", (kind) => {
   let orders: OrderRepository;
 
   beforeAll(() => {
-    orders = new OrderRepository(swap.database, swap.orderEvents);
+    orders = new OrderRepository(swap.database, swap.orderEvents, new OrderStats());
   });
 
   beforeEach(async () => {
@@ -44,6 +45,7 @@ describe.each(databaseKinds)("order lifecycle (%s)", (kind) => {
 
   const indexer = (confirmationDepth = 0) =>
     new ReactorIndexer({
+      orderObserver: new OrderStats(),
       database: swap.database,
       client: chain.publicClient,
       reactor: chain.core.reactor,

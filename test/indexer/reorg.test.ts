@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { databaseKinds } from "../support/db.ts";
@@ -25,6 +26,7 @@ describe.each(databaseKinds)("reorg (%s)", (kind) => {
 
   const indexerFromHead = async () =>
     new ReactorIndexer({
+      orderObserver: new OrderStats(),
       database: swap.database,
       client: chain.publicClient,
       reactor: chain.core.reactor,
@@ -41,6 +43,7 @@ describe.each(databaseKinds)("reorg (%s)", (kind) => {
     await approveReactor(chain, chain.accounts.swapper);
     const head = await chain.publicClient.getBlock({ blockTag: "latest" });
     const indexer = new ReactorIndexer({
+      orderObserver: new OrderStats(),
       database,
       client: chain.publicClient,
       reactor: chain.core.reactor,
@@ -51,7 +54,7 @@ describe.each(databaseKinds)("reorg (%s)", (kind) => {
       logger: silentLogger(),
     });
     const catchUp = () => indexUntilCaughtUp(indexer);
-    const orders = new OrderRepository(database, swap.orderEvents);
+    const orders = new OrderRepository(database, swap.orderEvents, new OrderStats());
     const row = await placeOrder(chain, app, database);
 
     const firstTx = await fillOrder(chain, row);
@@ -91,7 +94,7 @@ describe.each(databaseKinds)("reorg (%s)", (kind) => {
     clock.set(Number(await chain.now()) * 1000);
     await approveReactor(chain, chain.accounts.swapper);
     const indexer = await indexerFromHead();
-    const orders = new OrderRepository(database, swap.orderEvents);
+    const orders = new OrderRepository(database, swap.orderEvents, new OrderStats());
     const row = await placeOrder(chain, app, database);
     const beforeFill = await chain.snapshot();
 

@@ -9,6 +9,7 @@ import type { Sluice } from "../../src/app/sluice.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/server.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase } from "../support/db.ts";
@@ -100,7 +101,7 @@ describe("load shedding of /quote", () => {
 
   it("records on an order the integrator whose key placed it, and none for the anonymous tier", async () => {
     const { key } = await new ApiKeyRepository(database.db).create({ name: "acme-wallet" }, new Date());
-    const orders = new OrderRepository(database, sluice.parts.orderEvents);
+    const orders = new OrderRepository(database, sluice.parts.orderEvents, new OrderStats());
     for (const [headers, integrator] of [
       [{ "x-api-key": key }, "acme-wallet"],
       [{}, null],

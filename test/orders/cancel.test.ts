@@ -11,6 +11,7 @@ import { reactorAbi } from "../../src/chain/abis.ts";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { CancelResponseSchema } from "../../src/orders/schemas.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { databaseKinds } from "../support/db.ts";
@@ -34,6 +35,7 @@ describe.each(databaseKinds)("POST /cancel (%s)", (kind) => {
   beforeAll(async () => {
     await approveReactor(chain, chain.accounts.swapper);
     indexer = new ReactorIndexer({
+      orderObserver: new OrderStats(),
       database: swap.database,
       client: chain.publicClient,
       reactor: chain.core.reactor,

@@ -10,9 +10,11 @@ import { migrate } from "../../src/db/migrate.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { orders } from "../../src/orders/tables.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { createEmptyPostgresDatabase, databaseKinds, type EmptyPostgresDatabase } from "../support/db.ts";
 import { eventually, gate } from "../support/gates.ts";
 import { newOrder } from "../support/order-rows.ts";
+import { logStatements } from "../support/statement-log.ts";
 
 describe.each(databaseKinds)("OrderRepository.createOnce (%s)", (kind) => {
   let database: Database;
@@ -30,7 +32,7 @@ describe.each(databaseKinds)("OrderRepository.createOnce (%s)", (kind) => {
   });
 
   it("answers the existing order to a post whose order collides on both the quote id and the order hash", async () => {
-    const repository = new OrderRepository(database, new OrderEvents());
+    const repository = new OrderRepository(database, new OrderEvents(), new OrderStats());
     const at = new Date(Date.UTC(2026, 5, 1));
     const first = newOrder("ext_once", at);
     const { order, created } = await repository.createOnce(first);
@@ -40,10 +42,43 @@ describe.each(databaseKinds)("OrderRepository.createOnce (%s)", (kind) => {
     expect(again).toMatchObject({ created: false, order: { orderId: order.orderId } });
   });
 
+  it("writes the checks with the order, then its history row with its scorecard counts: two round trips", async () => {
+    const repository = new OrderRepository(database, new OrderEvents(), new OrderStats());
+    const at = new Date(Date.UTC(2026, 5, 3));
+    const order = newOrder("ext_trips", at);
+    const check = {
+      requestId: order.requestId,
+      quoteId: order.quoteId,
+      check: "signature" as const,
+      passed: true,
+      detail: "ecdsa",
+      createdAt: at,
+    };
+    const log = logStatements();
+    try {
+      expect((await repository.createOnce(order, [check])).created).toBe(true);
+    } finally {
+      log.stop();
+    }
+    const [created] = log
+      .transactions()
+      .filter((tx) => tx.statements.some((statement) => /insert into "orders"/.test(statement.text)));
+    // Before issue 25: the checks, the order and the history row, one round trip each (the counts rode in a trigger).
+    expect(created!.statements).toHaveLength(4);
+    expect(created!.statements.filter((statement) => statement.roundTrip)).toHaveLength(2);
+    const counts = await database.query<{ span: string; assigned: string }>(
+      "select span, assigned::text from solver_order_stats where solver_id = 'ext_trips' order by span",
+    );
+    expect(counts).toEqual([
+      { span: "hour", assigned: "1" },
+      { span: "minute", assigned: "1" },
+    ]);
+  });
+
   it.runIf(kind === "postgres")(
     "answers the winner's order when the loser meets it on the order-hash index",
     async () => {
-      const repository = new OrderRepository(database, new OrderEvents());
+      const repository = new OrderRepository(database, new OrderEvents(), new OrderStats());
       const at = new Date(Date.UTC(2026, 5, 2));
       const loser = newOrder("ext_once", at);
       const winner = { ...loser, orderId: crypto.randomUUID() };

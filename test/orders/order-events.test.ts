@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { type OrderEvent, OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { newOrder } from "../support/order-rows.ts";
 import { changeOrderStatus } from "../support/orders.ts";
@@ -31,7 +32,7 @@ describe.each(databaseKinds)("order events (%s)", (kind) => {
     const orderEvents = new OrderEvents();
     const heard: OrderEvent[] = [];
     const unsubscribe = orderEvents.subscribe((event) => heard.push(event));
-    const repository = new OrderRepository(database, orderEvents);
+    const repository = new OrderRepository(database, orderEvents, new OrderStats());
     const at = new Date(Date.UTC(2026, 5, 1));
 
     const { order } = await repository.createOnce(newOrder("ext_events", at));
@@ -70,7 +71,7 @@ describe.each(databaseKinds)("order events (%s)", (kind) => {
   });
 
   it("logs a change at its commit, not at its transaction's start", async () => {
-    const { order } = await new OrderRepository(database, new OrderEvents()).createOnce(
+    const { order } = await new OrderRepository(database, new OrderEvents(), new OrderStats()).createOnce(
       newOrder("ext_events", new Date()),
     );
     // A transaction that changes the order, then works 300 ms before it commits (the indexer applying a block).

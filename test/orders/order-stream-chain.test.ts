@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { databaseKinds } from "../support/db.ts";
@@ -35,6 +36,7 @@ describe.each(databaseKinds)("order stream and the chain (%s)", (kind) => {
     clock.set(Number(await chain.now()) * 1000);
     await approveReactor(chain, chain.accounts.swapper);
     const indexer = new ReactorIndexer({
+      orderObserver: new OrderStats(),
       database: swap.database,
       client: chain.publicClient,
       reactor: chain.core.reactor,

@@ -9,6 +9,7 @@ import { type Database, openDatabase } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import type { OrderStatus } from "../../src/orders/tables.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { createEmptyPostgresDatabase, type EmptyPostgresDatabase } from "../support/db.ts";
 import { eventually, settledWithin } from "../support/gates.ts";
 import { hex, newOrder } from "../support/order-rows.ts";
@@ -45,7 +46,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("order stream across replicas (p
   const a = () => ({ database: databases[0]!, sluice: replicas[0]!.sluice });
   const createOnA = async (swapper: string) =>
     (
-      await new OrderRepository(a().database, a().sluice.parts.orderEvents).createOnce(
+      await new OrderRepository(a().database, a().sluice.parts.orderEvents, new OrderStats()).createOnce(
         newOrder("ext_r", at, { swapper }),
       )
     ).order;

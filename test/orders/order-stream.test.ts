@@ -9,6 +9,7 @@ import type { Database } from "../../src/db/client.ts";
 import { pruneChanges } from "../../src/orders/event-log.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import type { OrderStatus } from "../../src/orders/tables.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { hex, newOrder } from "../support/order-rows.ts";
 import { changeOrderStatus } from "../support/orders.ts";
@@ -31,7 +32,7 @@ describe.each(databaseKinds)("order stream (%s)", (kind) => {
       env: { STREAM_MAX_PER_IP: "8" },
     }));
     base = await listenForOrderStreams(sluice.parts.orderFeed, sluice.http);
-    repository = new OrderRepository(database, sluice.parts.orderEvents);
+    repository = new OrderRepository(database, sluice.parts.orderEvents, new OrderStats());
   });
   afterAll(async () => {
     await sluice?.stop();

@@ -11,6 +11,7 @@ import type { OrderEvents } from "../../src/orders/order-events.ts";
 import { type NewOrder, OrderRepository } from "../../src/orders/repository.ts";
 import { OrderRecordSchema, OrdersResponseSchema } from "../../src/orders/schemas.ts";
 import { OrderSettlement } from "../../src/orders/settlement.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { hex, newOrder } from "../support/order-rows.ts";
@@ -30,7 +31,7 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
     const server = await createTestServer(database, { clock, deployment: unstartedDeployment() });
     app = server.app;
     orderEvents = server.sluice.parts.orderEvents;
-    repository = new OrderRepository(database, orderEvents);
+    repository = new OrderRepository(database, orderEvents, new OrderStats());
   });
   afterAll(async () => {
     await app?.close();
@@ -172,7 +173,7 @@ describe.each(databaseKinds)("GET /orders (%s)", (kind) => {
     ]);
     // The indexer's way: changes inside its block's transaction, published once that has committed. Until then
     // the kept answer stands.
-    const settlement = new OrderSettlement(database);
+    const settlement = new OrderSettlement(database, new OrderStats());
     const applied = await database.db.transaction((tx) =>
       settlement.change(tx, { ...change, orderId: expired.orderId, to: "expired" }),
     );

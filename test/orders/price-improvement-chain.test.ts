@@ -8,6 +8,7 @@ import { silentLogger } from "../../src/logger.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { OrderRecordSchema } from "../../src/orders/schemas.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { databaseKinds } from "../support/db.ts";
@@ -38,6 +39,7 @@ describe.each(databaseKinds)("price improvement on the devnet (%s)", (kind) => {
     const usd = chain.core.tokens.usd.toLowerCase() as `0x${string}`;
     await approveReactor(chain, swapper);
     const indexer = new ReactorIndexer({
+      orderObserver: new OrderStats(),
       database: swap.database,
       client: chain.publicClient,
       reactor: chain.core.reactor,
@@ -109,7 +111,9 @@ describe.each(databaseKinds)("price improvement on the devnet (%s)", (kind) => {
         tokenBalance(chain, usd, swapper.address),
         tokenBalance(chain, usd, fee),
       ]);
-      const row = await new OrderRepository(swap.database, new OrderEvents()).findById(orderId);
+      const row = await new OrderRepository(swap.database, new OrderEvents(), new OrderStats()).findById(
+        orderId,
+      );
       await fillOrder(chain, row!);
       await indexUntilCaughtUp(indexer);
       const after = await Promise.all([

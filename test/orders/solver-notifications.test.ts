@@ -16,6 +16,7 @@ import {
   SolverNotifications,
   TIMESTAMP_HEADER,
 } from "../../src/orders/solver-notifications.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { eventually } from "../support/gates.ts";
 import { newOrder } from "../support/order-rows.ts";
@@ -74,7 +75,7 @@ describe("solver notifications", () => {
       timeoutMs: 1500,
     });
     notifications.start();
-    const repository = new OrderRepository(database, events);
+    const repository = new OrderRepository(database, events, new OrderStats());
     try {
       // The slow receiver's timeout does not hold the next notification.
       await repository.createOnce(newOrder("ext_slow", at));

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sluice } from "../../src/app/sluice.ts";
 import type { Database } from "../../src/db/client.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { createTestDatabase } from "../support/db.ts";
 import { hex, newOrder } from "../support/order-rows.ts";
 import { changeOrderStatus } from "../support/orders.ts";
@@ -48,7 +49,7 @@ describe("a solver's order stream", () => {
       env: { STREAM_MAX_PER_IP: "2", STREAM_MAX_PER_SOLVER: "3" },
     }));
     base = await listenForOrderStreams(sluice.parts.orderFeed, sluice.http);
-    repository = new OrderRepository(database, sluice.parts.orderEvents);
+    repository = new OrderRepository(database, sluice.parts.orderEvents, new OrderStats());
   });
   afterAll(async () => {
     await sluice?.stop();

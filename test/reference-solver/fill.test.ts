@@ -18,6 +18,7 @@ import type { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { type ReferenceSolver, startReferenceSolver } from "../../src/reference-solver/main.ts";
 import { withMargin } from "../../src/reference-solver/pricing.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase } from "../support/db.ts";
@@ -408,6 +409,7 @@ describe("reference solver when the chain loses its fills", () => {
     const nonceBefore = await solverNonce();
     const usdBefore = await balanceOf(chain.core.tokens.usd, swapper);
     const indexer = new ReactorIndexer({
+      orderObserver: new OrderStats(),
       database,
       client: chain.publicClient,
       reactor: chain.core.reactor,
@@ -418,7 +420,7 @@ describe("reference solver when the chain loses its fills", () => {
       logger: silentLogger(),
     });
     const catchUp = () => indexUntilCaughtUp(indexer);
-    const orders = new OrderRepository(database, flow.orderEvents);
+    const orders = new OrderRepository(database, flow.orderEvents, new OrderStats());
 
     const placed = await placeOrder(chain, flow.app, 10n * RWA);
     const first = await flow.logs.waitFor(filled(placed.orderHash), { what: "the first fill" });

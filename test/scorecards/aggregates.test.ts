@@ -1,6 +1,6 @@
 // The scorecard aggregates against a recount from the raw rows, on PGlite and PostgreSQL: after batches of /quote
 // rounds and hard rounds (the round statements append their counts; reads add them before the fold, the fold moves
-// them, folds at once count each once), orders created, filled, expired and cancelled (the trigger on orders), after
+// them, folds at once count each once), orders created, filled, expired and cancelled (the counts the order writers pass), after
 // a reorg rewind that takes fills back, and the migration's backfill run on the same rows.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -19,6 +19,7 @@ import {
 } from "../../src/scorecards/answer-stats.ts";
 import { AnswerStatsFold } from "../../src/scorecards/answer-stats-fold.ts";
 import { latencyBucket } from "../../src/scorecards/latency-buckets.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { type AnswerStatsRecord, ScorecardRepository } from "../../src/scorecards/repository.ts";
 import { mulberry32 } from "../../src/shared/seeded-random.ts";
 import { SOLVER_REJECTIONS } from "../../src/solvers/client.ts";
@@ -108,8 +109,8 @@ describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
     database = await createTestDatabase(kind);
     quotesRepo = new QuoteRepository(database);
     roundStore = new RoundStore(database);
-    orders = new OrderRepository(database, new OrderEvents());
-    settlement = new OrderSettlement(database);
+    orders = new OrderRepository(database, new OrderEvents(), new OrderStats());
+    settlement = new OrderSettlement(database, new OrderStats());
   });
   afterAll(async () => {
     await database?.close();
@@ -449,6 +450,34 @@ describe.each(databaseKinds)("scorecard aggregates (%s)", (kind) => {
       .filter((row) => row.span === "hour")
       .reduce((n, row) => n + (row.filled as number), 0);
     expect(filledAfter).toBeLessThan(filled);
+  });
+
+  it("a Fill after an expiry moves the order from the expired counts to the filled ones", async () => {
+    const [expired] = await database.query<{ order_hash: string }>(
+      "select order_hash from orders where status = 'expired' order by created_at limit 1",
+    );
+    expect(expired).toBeDefined();
+    const before = await stored("solver_order_stats");
+    const number = BigInt(placed.length + 50);
+    await database.db.insert(indexedBlocks).values({
+      number,
+      hash: `0x${number.toString(16).padStart(64, "d")}`,
+      parentHash: `0x${"c".repeat(64)}`,
+      timestamp: BigInt(Math.floor(START / 1000) + 5 * 3600),
+    });
+    const applied = await database.db.transaction((tx) =>
+      settlement.fill(tx, {
+        orderHash: expired!.order_hash,
+        blockNumber: number,
+        txHash: "0x03",
+        settledAmounts: [],
+        at: new Date(START + 5 * 3600_000),
+      }),
+    );
+    expect(applied?.event).toMatchObject({ from: "expired", to: "filled" });
+    const after = await stored("solver_order_stats");
+    expect(after).not.toEqual(before);
+    expect(after).toEqual(await recountOrders());
   });
 
   it("measures a fill from the order's acceptance to the moment the indexer saw it, not to its block's whole second", async () => {

@@ -5,6 +5,7 @@ import type { Database } from "../../src/db/client.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { ScorecardRetention } from "../../src/scorecards/retention.ts";
 import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
@@ -29,7 +30,7 @@ describe.each(databaseKinds)("scorecard retention (%s)", (kind) => {
     ).map((row) => `${row.span} ${new Date(row.bucket_start).toISOString()}`);
 
   it("deletes minute rows older than two hours and keeps hour rows and recent minutes", async () => {
-    const orders = new OrderRepository(database, new OrderEvents());
+    const orders = new OrderRepository(database, new OrderEvents(), new OrderStats());
     for (const age of [3 * 3600_000, 2 * 3600_000 + 60_000, 30 * 60_000]) {
       await orders.createOnce(newOrder("ext_alpha", new Date(NOW - age)));
     }

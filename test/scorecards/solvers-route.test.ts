@@ -9,6 +9,7 @@ import type { App } from "../../src/http/server.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import type { SolverAnswerRow } from "../../src/rounds/store.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { SolverScorecardSchema, SolversResponseSchema } from "../../src/scorecards/schemas.ts";
 import { QuoteRepository } from "../../src/swap/repository.ts";
 import { ManualClock } from "../support/clock.ts";
@@ -122,7 +123,7 @@ describe.each(databaseKinds)("GET /solvers (%s)", (kind) => {
     await round(new Date(NOW - 2 * 3600_000), 80);
     await round(new Date(NOW - 3 * 86400_000), 80);
     await round(new Date(NOW - 8 * 86400_000), 80);
-    await new OrderRepository(database, new OrderEvents()).createOnce(
+    await new OrderRepository(database, new OrderEvents(), new OrderStats()).createOnce(
       newOrder("ext_alpha", new Date(NOW - 1_000), { quoteId }),
     );
 

@@ -14,6 +14,7 @@ import type { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
 import { OrderSettlement, type StatusChange } from "../../src/orders/settlement.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import type { QuoteResponse } from "../../src/swap/schemas.ts";
 import type { TestChain } from "./anvil.ts";
 import { createTestDatabase } from "./db.ts";
@@ -106,7 +107,7 @@ export async function changeOrderStatus(
   orderEvents: OrderEvents,
   change: StatusChange,
 ): Promise<boolean> {
-  const settlement = new OrderSettlement(database);
+  const settlement = new OrderSettlement(database, new OrderStats());
   const applied = await database.db.transaction((tx) => settlement.change(tx, change));
   if (applied) orderEvents.publish([applied.event]);
   return applied !== undefined;
@@ -223,7 +224,9 @@ export async function placeOrder(
     payload: { quote, signature },
   });
   if (order.statusCode !== 200) throw new Error(`order failed: ${order.body}`);
-  const row = await new OrderRepository(database, new OrderEvents()).findById(order.json().orderId);
+  const row = await new OrderRepository(database, new OrderEvents(), new OrderStats()).findById(
+    order.json().orderId,
+  );
   if (!row) throw new Error("order not stored");
   return row;
 }

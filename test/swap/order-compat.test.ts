@@ -5,6 +5,7 @@
 import type { Address } from "viem";
 import { beforeEach, describe, expect, it } from "vitest";
 import { OrderRepository } from "../../src/orders/repository.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { MAX_QUOTE_OUTPUTS, QuoteResponseSchema } from "../../src/swap/schemas.ts";
 import { addressFromSeed, useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
@@ -62,7 +63,9 @@ describe("POST /quote and /order as the real document's clients use them", () =>
 
   /** Fills the stored order on anvil; every recipient gets its committed amount. */
   async function expectFills(orderId: string) {
-    const row = await new OrderRepository(swap.database, swap.orderEvents).findById(orderId);
+    const row = await new OrderRepository(swap.database, swap.orderEvents, new OrderStats()).findById(
+      orderId,
+    );
     expect(row).toBeDefined();
     const usd = chain.core.tokens.usd;
     const before = await Promise.all(

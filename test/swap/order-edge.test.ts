@@ -9,6 +9,7 @@ import { OrderEvents } from "../../src/orders/order-events.ts";
 import { pageSql } from "../../src/orders/page-query.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { OrdersQuerySchema } from "../../src/orders/schemas.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
@@ -83,7 +84,7 @@ describe.each(databaseKinds)("POST /order edge cases (%s)", (kind) => {
       );
       expect(rows[0]?.n).toBe("1");
       // Every call's request id is stored: the creator's on the order, the 19 others as attempts.
-      const repository = new OrderRepository(database, new OrderEvents());
+      const repository = new OrderRepository(database, new OrderEvents(), new OrderStats());
       const order = await repository.findById(orderId!);
       const attempts = await repository.attempts(orderId!);
       expect(attempts).toHaveLength(19);
@@ -151,7 +152,9 @@ describe.each(databaseKinds)("POST /order edge cases (%s)", (kind) => {
       payload: { quote: entry.quote, signature },
     });
     expect(accepted.statusCode, accepted.body).toBe(200);
-    const order = await new OrderRepository(database, new OrderEvents()).findById(accepted.json().orderId);
+    const order = await new OrderRepository(database, new OrderEvents(), new OrderStats()).findById(
+      accepted.json().orderId,
+    );
     expect(order?.swapper).toBe(wallet.toLowerCase());
   });
 
@@ -180,7 +183,7 @@ describe.each(databaseKinds)("POST /order edge cases (%s)", (kind) => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     controller.abort();
     expect(await pending).toBeInstanceOf(Error);
-    const repository = new OrderRepository(database, new OrderEvents());
+    const repository = new OrderRepository(database, new OrderEvents(), new OrderStats());
     let order = await repository.findByQuoteId(entry.quote.quoteId);
     for (let i = 0; i < 100 && !order; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));

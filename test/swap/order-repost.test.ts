@@ -7,6 +7,7 @@ import { type Hex, toFunctionSelector } from "viem";
 import { beforeEach, describe, expect, it } from "vitest";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
 import { databaseKinds } from "../support/db.ts";
@@ -79,7 +80,7 @@ describe.each(databaseKinds)("POST /order re-posts (%s)", (kind) => {
       await replica.close();
     }
     expect(first.statusCode, first.body).toBe(200);
-    const orders = new OrderRepository(swap.database, new OrderEvents());
+    const orders = new OrderRepository(swap.database, new OrderEvents(), new OrderStats());
     const order = (await orders.findById(first.json().orderId))!;
     await change(order, signed);
 

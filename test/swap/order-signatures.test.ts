@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { decodeOrder, signOrder } from "../../src/chain/order.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { deployApprovedWallet, simulateFill, swapLeg } from "../contracts/fill-helpers.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
@@ -30,7 +31,9 @@ describe.each(databaseKinds)("POST /order swapper signature forms (%s)", (kind) 
 
   async function storedOrder(response: Awaited<ReturnType<typeof postOrder>>): Promise<OrderRow> {
     expect(response.statusCode, response.body).toBe(200);
-    const row = await new OrderRepository(swap.database, new OrderEvents()).findById(response.json().orderId);
+    const row = await new OrderRepository(swap.database, new OrderEvents(), new OrderStats()).findById(
+      response.json().orderId,
+    );
     if (!row) throw new Error("order not stored");
     return row;
   }

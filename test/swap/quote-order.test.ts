@@ -9,6 +9,7 @@ import type { App } from "../../src/http/server.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
 import { OrderRecordSchema, OwnOrdersResponseSchema } from "../../src/orders/schemas.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import type { SolverQuoteRequest } from "../../src/solvers/protocol.ts";
 import { QuoteResponseSchema } from "../../src/swap/schemas.ts";
 import { useTestChain } from "../support/anvil.ts";
@@ -329,7 +330,7 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
       const third = await postOrder({ quote: entry.quote, signature: reencoded });
       expect(third.json().orderId).toBe(created.orderId);
 
-      const repository = new OrderRepository(database, new OrderEvents());
+      const repository = new OrderRepository(database, new OrderEvents(), new OrderStats());
       const stored = await repository.findById(created.orderId);
       expect(stored).toMatchObject({
         quoteId: entry.quote.quoteId,
@@ -418,7 +419,9 @@ describe.each(databaseKinds)("swap flow over HTTP (%s)", (kind) => {
       beta.setBehaviour({ kind: "quote", filler: chain.core.executors[0]!, amountOut: () => 1_000_500n });
       const response = await postOrder({ quote: entry.quote, signature });
       expect(response.statusCode, response.body).toBe(200);
-      const order = await new OrderRepository(database, new OrderEvents()).findById(response.json().orderId);
+      const order = await new OrderRepository(database, new OrderEvents(), new OrderStats()).findById(
+        response.json().orderId,
+      );
       expect(order?.solverId).toBe("ext_beta");
       expect(order?.outputs.map((o) => o.amount)).toEqual(["10000", "990500"]);
       expect(order?.signedOutputs.map((o) => o.amount)).toEqual(["10000", "990000"]);

@@ -18,6 +18,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { InvalidSwapperSignatureError } from "../../src/orders/errors.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository, type OrderRow } from "../../src/orders/repository.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import type { QuoteResponse } from "../../src/swap/schemas.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { ManualClock } from "../support/clock.ts";
@@ -100,7 +101,9 @@ describe("a quote entry's signatureData signed as-is", () => {
   async function expectOrderFills(entry: Entry, signature: Hex): Promise<OrderRow> {
     const response = await postOrder(entry, signature);
     expect(response.statusCode, response.body).toBe(200);
-    const row = await new OrderRepository(swap.database, new OrderEvents()).findById(response.json().orderId);
+    const row = await new OrderRepository(swap.database, new OrderEvents(), new OrderStats()).findById(
+      response.json().orderId,
+    );
     if (!row) throw new Error("order not stored");
     await fillOrder(chain, row);
     return row;

@@ -9,6 +9,7 @@ import { ReactorIndexer } from "../../src/indexer/indexer.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { OrderEvents } from "../../src/orders/order-events.ts";
 import { OrderRepository } from "../../src/orders/repository.ts";
+import { OrderStats } from "../../src/scorecards/order-stats.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { runSluice } from "../support/cli.ts";
 import { ManualClock } from "../support/clock.ts";
@@ -42,6 +43,7 @@ describe.each(databaseKinds)("an order's trail (%s)", (kind) => {
 
   const indexer = () =>
     new ReactorIndexer({
+      orderObserver: new OrderStats(),
       database: swap.database,
       client: chain.publicClient,
       reactor: chain.core.reactor,
@@ -83,7 +85,9 @@ describe.each(databaseKinds)("an order's trail (%s)", (kind) => {
     expect(repost.json().orderId).toBe(orderId);
     const repostRequestId = String(repost.headers["x-request-id"]);
 
-    const stored = await new OrderRepository(swap.database, new OrderEvents()).findById(orderId);
+    const stored = await new OrderRepository(swap.database, new OrderEvents(), new OrderStats()).findById(
+      orderId,
+    );
     const txHash = await fillOrder(chain, stored!);
     const fillBlock = (await chain.publicClient.getTransactionReceipt({ hash: txHash })).blockNumber;
     await indexUntilCaughtUp(indexer());
