@@ -69,7 +69,9 @@ export class EpochLease {
     const lost = this.lost;
     if (lost) throw this.kind.lostError(this.epoch, lost);
     const result = (await tx
-      .execute(sql`select epoch::text as epoch from ${sql.identifier(this.kind.table)} where id = 1 for share`)
+      .execute(
+        sql`select epoch::text as epoch from ${sql.identifier(this.kind.table)} where id = 1 for share`,
+      )
       .execute()) as unknown as { rows: Array<{ epoch: string }> };
     const stored = result.rows[0]?.epoch;
     if (stored === undefined || BigInt(stored) !== this.epoch) {
