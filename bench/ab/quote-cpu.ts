@@ -9,8 +9,12 @@
 // Throughput at saturation needs more requests in flight than 16 connections give (16 / ~55 ms per round ≈ 290 /s
 // whatever the CPU): `--connections` opens more, from `--clients` loopback addresses (127.0.0.1, .2, …) since one
 // client holds at most its share of each solver's slots, and each solver's cap is raised to `--solver-slots`.
+//
+// `--together` runs both builds at once, each on its own database and loaded by its own closed loop of
+// `--connections`, their CPU read over the same 10 s: on a machine whose other load comes and goes, the two figures
+// of a round then see the same machine, where one build after the other may not (both still share the solvers).
 //   BASELINE_ROOT=/path/to/checkout npx tsx bench/ab/quote-cpu.ts [--db postgres|pglite] [--rounds 3]
-//     [--connections 16] [--clients 1] [--solver-slots 32]
+//     [--connections 16] [--clients 1] [--solver-slots 32] [--together]
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,6 +39,7 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "16" },
     clients: { type: "string", default: "1" },
     "solver-slots": { type: "string" },
+    together: { type: "boolean", default: false },
   },
 });
 const count = (name: string, value: string | undefined): number => {
@@ -50,6 +55,7 @@ const CONNECTIONS = count("connections", args.connections);
 const clients = count("clients", args.clients);
 if (clients > 250) throw new Error("--clients must be at most 250 (127.0.0.1 to 127.0.0.250)");
 const localAddresses = Array.from({ length: clients }, (_, index) => `127.0.0.${index + 1}`);
+const together = args.together === true;
 const solverSlots =
   args["solver-slots"] === undefined ? undefined : count("solver-slots", args["solver-slots"]);
 const builds = { this: fileURLToPath(new URL("../..", import.meta.url)), baseline };
@@ -68,54 +74,71 @@ const figures: Record<Build, Array<{ cpuMsPerQuote: number; perSecond: number }>
 const load = () => loadAverage().toFixed(2);
 console.log(
   `${kind}, ${rounds} rounds, ${CONNECTIONS} connections from ${clients} client address(es), solver slots ` +
-    `${solverSlots ?? "default"}; load average ${load()} at the start`,
+    `${solverSlots ?? "default"}${together ? ", both builds loaded at once" : ""}; load average ${load()} at the start`,
 );
+/** Starts `build` on a fresh database of its own. */
+async function startBuild(build: Build, round: number) {
+  const database = ownDatabase(kind, `ab_cpu_${build}`);
+  await database.reset();
+  // Created empty: each build migrates it with its own migrations.
+  await (await database.openUnmigrated()).close();
+  process.env.BENCH_SLUICE_ROOT = builds[build];
+  try {
+    return await serveDeployment(database, fixture.deployment, join(scratch, `${build}-${round}.log`));
+  } finally {
+    delete process.env.BENCH_SLUICE_ROOT;
+  }
+}
+
+type Server = Awaited<ReturnType<typeof startBuild>>;
+
+/** Loads each server with its own closed loop, all at once: 2 s of warm-up, then the measured seconds. */
+async function measure(round: number, running: Array<{ build: Build; server: Server }>) {
+  const loop = (server: Server, durationSeconds: number) =>
+    runClosedLoop({
+      url: `${server.baseUrl}/quote`,
+      method: "POST",
+      body,
+      connections: CONNECTIONS,
+      durationSeconds,
+      localAddresses,
+    });
+  await Promise.all(running.map(({ server }) => loop(server, 2)));
+  const before = running.map(({ server }) => processCpuMs(server.child.pid!));
+  const runs = await Promise.all(running.map(({ server }) => loop(server, SECONDS)));
+  const cpuMs = running.map(({ server }, index) => processCpuMs(server.child.pid!) - before[index]!);
+  running.forEach(({ build }, index) => {
+    const run = runs[index]!;
+    const ok = run.requests.filter((request) => request.status === 200).length;
+    const figure = { cpuMsPerQuote: cpuMs[index]! / ok, perSecond: ok / SECONDS };
+    figures[build].push(figure);
+    console.log(
+      `${build} (round ${round + 1}): ${figure.cpuMsPerQuote.toFixed(2)} ms CPU per /quote, ` +
+        `${figure.perSecond.toFixed(1)} /quote per s, ${run.errors} errors, ` +
+        `${run.requests.length - ok} non-200; load average ${load()}`,
+    );
+  });
+}
+
 try {
   for (let round = 0; round < rounds; round++) {
     const order: Build[] = round % 2 ? ["baseline", "this"] : ["this", "baseline"];
-    for (const build of order) {
-      const database = ownDatabase(kind, `ab_cpu_${build}`);
-      await database.reset();
-      // Created empty: each build migrates it with its own migrations.
-      await (await database.openUnmigrated()).close();
-      process.env.BENCH_SLUICE_ROOT = builds[build];
-      const server = await serveDeployment(
-        database,
-        fixture.deployment,
-        join(scratch, `${build}-${round}.log`),
-      );
+    if (together) {
+      const running: Array<{ build: Build; server: Server }> = [];
       try {
-        const url = `${server.baseUrl}/quote`;
-        await runClosedLoop({
-          url,
-          method: "POST",
-          body,
-          connections: CONNECTIONS,
-          durationSeconds: 2,
-          localAddresses,
-        });
-        const pid = server.child.pid!;
-        const before = processCpuMs(pid);
-        const run = await runClosedLoop({
-          url,
-          method: "POST",
-          body,
-          connections: CONNECTIONS,
-          durationSeconds: SECONDS,
-          localAddresses,
-        });
-        const cpuMs = processCpuMs(pid) - before;
-        const ok = run.requests.filter((request) => request.status === 200).length;
-        const figure = { cpuMsPerQuote: cpuMs / ok, perSecond: ok / SECONDS };
-        figures[build].push(figure);
-        console.log(
-          `${build} (round ${round + 1}): ${figure.cpuMsPerQuote.toFixed(2)} ms CPU per /quote, ` +
-            `${figure.perSecond.toFixed(1)} /quote per s, ${run.errors} errors, ` +
-            `${run.requests.length - ok} non-200; load average ${load()}`,
-        );
+        for (const build of order) running.push({ build, server: await startBuild(build, round) });
+        await measure(round, running);
+      } finally {
+        for (const { server } of running) await server.stop();
+      }
+      continue;
+    }
+    for (const build of order) {
+      const server = await startBuild(build, round);
+      try {
+        await measure(round, [{ build, server }]);
       } finally {
         await server.stop();
-        delete process.env.BENCH_SLUICE_ROOT;
       }
     }
   }

@@ -7,6 +7,7 @@ import type { FastifySchemaCompiler } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { $ZodType } from "zod/v4/core";
+import { bodyAcceptorOf } from "./accepted-bodies.ts";
 
 // A high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -80,10 +81,18 @@ const cleanText = z.unknown().superRefine((value, context) => {
 
 /**
  * fastify-type-provider-zod's validator, behind the check for unstorable text (its issue is a validation issue). The
- * check runs first without allocating; only a value that fails it goes through the schema that names the path.
+ * check runs first without allocating; only a value that fails it goes through the schema that names the path. A
+ * body whose schema has an acceptor (accepted-bodies.ts) is parsed by the schema only when the acceptor declines it.
  */
 export const wellFormedValidatorCompiler: FastifySchemaCompiler<$ZodType> = (route) => {
   const validate = validatorCompiler(route);
   const refuse = validatorCompiler({ ...route, schema: cleanText.pipe(route.schema as z.ZodType) });
+  const accept = route.httpPart === "body" ? bodyAcceptorOf(route.schema) : undefined;
+  if (accept)
+    return (data: unknown) => {
+      if (holdsUnstorable(data, 0)) return refuse(data);
+      const value = accept(data);
+      return value === undefined ? validate(data) : { value };
+    };
   return (data: unknown) => (holdsUnstorable(data, 0) ? refuse(data) : validate(data));
 };

@@ -96,14 +96,22 @@ export async function requestSolverQuote(
   return { kind: "quoted", amountOut, filler: answer.filler, latencyMs };
 }
 
-/** The first echoed field that differs (addresses are already lowercased by the check; ids compared case-insensitively). */
+/**
+ * The first echoed field that differs (addresses are already lowercased by the check; ids compared case-insensitively).
+ * An echo is almost always the very text sent: that is compared first, before any BigInt or lowercased copy is made.
+ */
 function echoMismatch(request: SolverQuoteRequest, answer: SolverQuoteResponse): string | undefined {
   if (answer.chainId !== request.tokenInChainId) return "chainId";
-  if (BigInt(answer.amountIn) !== BigInt(request.amount)) return "amountIn";
-  if (answer.requestId.toLowerCase() !== request.requestId.toLowerCase()) return "requestId";
-  if (answer.quoteId.toLowerCase() !== request.quoteId.toLowerCase()) return "quoteId";
+  if (answer.amountIn !== request.amount && BigInt(answer.amountIn) !== BigInt(request.amount))
+    return "amountIn";
+  if (!sameId(answer.requestId, request.requestId)) return "requestId";
+  if (!sameId(answer.quoteId, request.quoteId)) return "quoteId";
   if (answer.swapper !== request.swapper) return "swapper";
   if (answer.tokenIn !== request.tokenIn) return "tokenIn";
   if (answer.tokenOut !== request.tokenOut) return "tokenOut";
   return undefined;
+}
+
+function sameId(echoed: string, sent: string): boolean {
+  return echoed === sent || echoed.toLowerCase() === sent.toLowerCase();
 }

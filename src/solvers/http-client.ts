@@ -2,12 +2,7 @@
 // reuses warm connections instead of paying for `fetch` (undici, WHATWG streams, a Request/Response and an
 // AbortSignal per call), which was the largest CPU cost of POST /quote. The round's deadline ends a request still
 // open by destroying it (no AbortSignal either). Answers are read up to a size limit.
-import {
-  type ClientRequest,
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-} from "node:http";
+import { type ClientRequest, Agent as HttpAgent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { SolverDeadline } from "./deadline.ts";
 import type { Solver } from "./directory.ts";
@@ -64,7 +59,14 @@ interface QuoteEndpoint {
   port: string;
   path: string;
   agent: HttpAgent;
-  headers: Record<string, string>;
+  /**
+   * The request's header lines but its length, as `http.request` takes them in an array: an array is written as
+   * given, not stored header by header and read back as an object is. `Host` comes after the length, where Node
+   * puts the one it adds itself, so the bytes sent are the same.
+   */
+  headers: string[];
+  /** `Host`'s value, as Node derives it from the URL (the port left out when it is the scheme's). */
+  host: string;
 }
 
 export class SolverHttpClient {
@@ -85,12 +87,15 @@ export class SolverHttpClient {
    */
   post(solver: SolverTarget, body: string, deadline: SolverDeadline): Promise<SolverHttpAnswer> {
     const endpoint = this.#endpointOf(solver);
-    return this.#send(endpoint, body, deadline).catch((error: unknown) => {
-      // A kept-alive connection the solver closed while idle fails at once, before the solver saw anything:
-      // that one is retried on a fresh connection.
-      if (error instanceof StaleConnectionError && !deadline.closed)
-        return this.#send(endpoint, body, deadline);
-      throw error instanceof StaleConnectionError ? error.cause : error;
+    return new Promise<SolverHttpAnswer>((resolve, reject) => {
+      this.#send(endpoint, body, deadline, resolve, (error) => {
+        // A kept-alive connection the solver closed while idle fails at once, before the solver saw anything:
+        // that one is retried on a fresh connection.
+        if (error instanceof StaleConnectionError) {
+          if (deadline.closed) reject(error.cause);
+          else this.#send(endpoint, body, deadline, resolve, (again) => reject(unstale(again)));
+        } else reject(error);
+      });
     });
   }
 
@@ -122,49 +127,88 @@ export class SolverHttpClient {
       port: url.port,
       path: `${url.pathname}${url.search}`,
       agent,
-      headers: {
-        "content-type": "application/json",
-        ...(solver.sharedSecret ? { [SHARED_SECRET_HEADER]: solver.sharedSecret } : {}),
-      },
+      headers: [
+        "content-type",
+        "application/json",
+        ...(solver.sharedSecret ? [SHARED_SECRET_HEADER, solver.sharedSecret] : []),
+      ],
+      // The URL API leaves the scheme's own port out and keeps IPv6 literals bracketed, as Node's Host does.
+      host: url.host,
     };
   }
 
-  #send(endpoint: QuoteEndpoint, body: string, deadline: SolverDeadline): Promise<SolverHttpAnswer> {
+  /** Sends one request; settles through `resolve` or `fail`, exactly once. */
+  #send(
+    endpoint: QuoteEndpoint,
+    body: string,
+    deadline: SolverDeadline,
+    resolve: (answer: SolverHttpAnswer) => void,
+    fail: (error: unknown) => void,
+  ): void {
     const limit = this.#maxAnswerBytes;
-    return new Promise<SolverHttpAnswer>((resolve, reject) => {
-      const options = {
-        method: "POST",
-        hostname: endpoint.hostname,
-        port: endpoint.port,
-        path: endpoint.path,
-        agent: endpoint.agent,
-        headers: { ...endpoint.headers, "content-length": String(Buffer.byteLength(body)) },
-      };
-      let settled = false;
-      let answered = false;
-      const waiter = { end: () => request.destroy(new SolverDeadlinePassedError()) };
-      const fail = (error: unknown) => {
+    const options = {
+      method: "POST",
+      hostname: endpoint.hostname,
+      port: endpoint.port,
+      path: endpoint.path,
+      agent: endpoint.agent,
+      headers: [
+        ...endpoint.headers,
+        "content-length",
+        String(Buffer.byteLength(body)),
+        "Host",
+        endpoint.host,
+      ],
+    };
+    let settled = false;
+    let answered = false;
+    const waiter = { end: () => request.destroy(new SolverDeadlinePassedError()) };
+    const reject = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      deadline.forget(waiter);
+      fail(error);
+    };
+    const request: ClientRequest = (endpoint.secure ? httpsRequest : httpRequest)(options, (response) => {
+      answered = true;
+      const status = response.statusCode ?? 0;
+      const declared = Number(response.headers["content-length"] ?? 0);
+      if (declared > limit) {
+        request.destroy();
+        reject(new SolverAnswerTooLargeError(limit));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) {
+          request.destroy();
+          reject(new SolverAnswerTooLargeError(limit));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      response.on("end", () => {
         if (settled) return;
         settled = true;
         deadline.forget(waiter);
-        reject(error);
-      };
-      const request: ClientRequest = (endpoint.secure ? httpsRequest : httpRequest)(options, (response) => {
-        answered = true;
-        readAnswer(request, response, limit).then((answer) => {
-          if (settled) return;
-          settled = true;
-          deadline.forget(waiter);
-          resolve(answer);
-        }, fail);
+        const text =
+          chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
+        resolve({ status, body: text });
       });
-      request.on("error", (error: NodeJS.ErrnoException) => {
-        const stale = request.reusedSocket && error.code === "ECONNRESET" && !answered;
-        fail(stale ? new StaleConnectionError(error) : error);
+      // An answer cut off: the solver hung up, or the auction closed and destroyed the request.
+      response.on("error", reject);
+      response.on("close", () => {
+        if (!response.complete) reject(new SolverAnswerCutOffError());
       });
-      deadline.wait(waiter);
-      request.end(body);
     });
+    request.on("error", (error: NodeJS.ErrnoException) => {
+      const stale = request.reusedSocket && error.code === "ECONNRESET" && !answered;
+      reject(stale ? new StaleConnectionError(error) : error);
+    });
+    deadline.wait(waiter);
+    request.end(body);
   }
 }
 
@@ -181,38 +225,7 @@ class StaleConnectionError extends Error {
   }
 }
 
-function readAnswer(
-  request: ClientRequest,
-  response: IncomingMessage,
-  limit: number,
-): Promise<SolverHttpAnswer> {
-  return new Promise((resolve, reject) => {
-    const status = response.statusCode ?? 0;
-    const declared = Number(response.headers["content-length"] ?? 0);
-    if (declared > limit) {
-      request.destroy();
-      reject(new SolverAnswerTooLargeError(limit));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    response.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.destroy();
-        reject(new SolverAnswerTooLargeError(limit));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    response.on("end", () => {
-      const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
-      resolve({ status, body: text });
-    });
-    // An answer cut off: the solver hung up, or the auction closed and destroyed the request.
-    response.on("error", reject);
-    response.on("close", () => {
-      if (!response.complete) reject(new SolverAnswerCutOffError());
-    });
-  });
+/** A second attempt is not retried again: a stale connection then fails with its own error. */
+function unstale(error: unknown): unknown {
+  return error instanceof StaleConnectionError ? error.cause : error;
 }

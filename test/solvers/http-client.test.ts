@@ -3,7 +3,7 @@
 // requestSolverQuote makes of garbage and cut-off answers.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import type { Address } from "viem";
 import { afterEach, describe, expect, it } from "vitest";
 import { requestSolverQuote } from "../../src/solvers/client.ts";
@@ -157,6 +157,32 @@ describe("SolverHttpClient", () => {
     expect(server.connections).toBe(1);
   });
 
+  it("sends the request's head as Node's http client writes it from a headers object", async () => {
+    // The header lines are handed to Node as an array; the bytes on the wire are those it wrote before.
+    const heads: string[] = [];
+    const raw = createNetServer((socket) => {
+      socket.once("data", (data) => {
+        heads.push(data.toString("latin1"));
+        socket.end("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}");
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = raw.address() as AddressInfo;
+      const client = newClient();
+      await client.post(solverAt(`http://127.0.0.1:${port}/rfq`), '{"a":1}', never());
+      await client.post({ endpoint: `http://127.0.0.1:${port}`, sharedSecret: undefined }, "{}", never());
+      expect(heads).toEqual([
+        "POST /rfq/quote HTTP/1.1\r\ncontent-type: application/json\r\nx-rfq-shared-secret: s-ext_test\r\n" +
+          `content-length: 7\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\n\r\n{"a":1}`,
+        "POST /quote HTTP/1.1\r\ncontent-type: application/json\r\n" +
+          `content-length: 2\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\n\r\n{}`,
+      ]);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+
   it("gives each solver its own connections", async () => {
     const server = await startServer(echo);
     const client = newClient();
@@ -209,6 +235,21 @@ describe("SolverHttpClient", () => {
     deadline.close();
     await expect(pending).rejects.toBeInstanceOf(SolverDeadlinePassedError);
     await expect.poll(() => server.open.size).toBe(0);
+  });
+
+  it("sends nothing when the deadline has passed before the request is sent", async () => {
+    const server = await startServer(echo);
+    const client = newClient();
+    const solver = solverAt(server.url);
+    // A first request opens the connection, so the second one would go out at once.
+    await client.post(solver, JSON.stringify(quoteRequest()), never());
+    const deadline = new SolverDeadline();
+    deadline.close();
+    await expect(client.post(solver, JSON.stringify(quoteRequest()), deadline)).rejects.toBeInstanceOf(
+      SolverDeadlinePassedError,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests).toHaveLength(1);
   });
 
   it("stops reading an answer above the size limit, declared or streamed", async () => {
@@ -319,7 +360,12 @@ describe("requestSolverQuote over the transport", () => {
       res.write('{"chainId":');
       setTimeout(() => res.socket?.destroy(), 20);
     });
-    expect(outcome).toMatchObject({ kind: "rejected", reason: "network" });
+    expect(outcome).toMatchObject({ kind: "rejected", reason: "network", detail: "aborted" });
+  });
+
+  it("rejects a connection closed before any answer as a network failure", async () => {
+    const outcome = await outcomeFrom((req) => req.socket.destroy());
+    expect(outcome).toMatchObject({ kind: "rejected", reason: "network", detail: "socket hang up" });
   });
 
   it("rejects a non-2xx as http_status and a 204 as a decline", async () => {
