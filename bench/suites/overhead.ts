@@ -6,7 +6,7 @@
 // (`npm ci` run there), that build's server is measured in the same rounds (A/B). Then, unless
 // OVERHEAD_PROFILE=0, the server is profiled under the same load and its CPU split by what ran it (the per-request
 // hooks: request id, log, metrics, CORS, limits, validation, error envelope). See bench/README.md.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
@@ -18,7 +18,12 @@ import { fetchBody } from "../lib/http.ts";
 import { runLoad } from "../lib/load.ts";
 import { loadAverage } from "../lib/machine.ts";
 import { type RunningProcess, startBare } from "../lib/processes.ts";
-import { type ProfileShare, summarizeProfile } from "../lib/profile-summary.ts";
+import {
+  monotonicUs,
+  type ProfileShare,
+  type ProfileWindow,
+  summarizeProfile,
+} from "../lib/profile-summary.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
 import { machineLine, runConditions, targetsTable, type Verdict } from "../lib/suite-report.ts";
 import { formatNumber, markdownTable } from "../lib/table.ts";
@@ -226,15 +231,19 @@ async function profileRoute(
   process.env.BENCH_SERVER_CPU_PROFILE = directory;
   let server: RunningProcess | undefined;
   let requests = 0;
+  let window: ProfileWindow | undefined;
   try {
     log(`${kind}: profiling GET ${path} for ${PROFILE_SECONDS} s`);
     server = await startServer(kind, "this", undefined, scratch, serveEnv);
     await runLoad({ url: `${server.baseUrl}${path}`, connections: options.connections, durationSeconds: 1 });
+    // Only the measured load's samples are split: start-up, the demo import and the warm-up are left out.
+    const fromUs = monotonicUs();
     const result = await runLoad({
       url: `${server.baseUrl}${path}`,
       connections: options.connections,
       durationSeconds: PROFILE_SECONDS,
     });
+    window = { fromUs, toUs: monotonicUs() };
     requests = result.total;
   } finally {
     delete process.env.BENCH_SERVER_CPU_PROFILE;
@@ -242,7 +251,13 @@ async function profileRoute(
   }
   const file = readdirSync(directory).find((name) => name.endsWith(".cpuprofile"));
   if (!file) throw new Error(`no profile written in ${directory}`);
-  return { route: path, requests, ...summarizeProfile(join(directory, file)) };
+  const kept = process.env.OVERHEAD_PROFILE_KEEP;
+  if (kept) {
+    mkdirSync(kept, { recursive: true });
+    copyFileSync(join(directory, file), join(kept, `overhead-${kind}-${file}`));
+    writeFileSync(join(kept, `overhead-${kind}-${file}.window.json`), JSON.stringify(window));
+  }
+  return { route: path, requests, ...summarizeProfile(join(directory, file), 25, window) };
 }
 
 function judge(results: readonly DatabaseResult[]): Verdict[] {
@@ -320,7 +335,7 @@ function formatReport(report: {
       const { profile } = result;
       lines.push(
         `Profile of GET ${profile.route} (${formatNumber(profile.requests)} requests, ${profile.busyMs.toFixed(0)} ms busy, ` +
-          `${((profile.busyMs * 1000) / Math.max(1, profile.requests)).toFixed(0)} µs per request incl. start-up): self time by owner`,
+          `${((profile.busyMs * 1000) / Math.max(1, profile.requests)).toFixed(0)} µs per request, the measured load's samples only): self time by owner`,
         "",
         markdownTable(
           ["owner", "ms", "share of busy"],
