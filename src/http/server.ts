@@ -36,6 +36,7 @@ import { openApiOptions } from "./openapi.ts";
 import type { DocumentExamples } from "./openapi-examples.ts";
 import { RATE_LIMIT_HEADERS, type RequestLimits, rateLimitRejection } from "./request-limits.ts";
 import { logAsOutage, requestLogLevel } from "./request-log.ts";
+import { deferredChildLogger } from "./request-logger.ts";
 import type { App, RouteEntry } from "./route.ts";
 import { timeoutCheckIntervalMs } from "./timeouts.ts";
 import type { SluiceTypeProvider } from "./type-provider.ts";
@@ -76,6 +77,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
+    // Each request's logger (bound to its request id) is made at its first line: most reads write none.
+    childLoggerFactory: deferredChildLogger,
     // A fresh id per attempt; an inbound X-Request-Id is not trusted as ours.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
