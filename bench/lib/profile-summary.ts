@@ -11,8 +11,24 @@ interface ProfileNode {
 
 interface CpuProfile {
   nodes: ProfileNode[];
+  /** When profiling started, in µs of the system's monotonic clock (the one `process.hrtime` reads). */
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
+}
+
+/**
+ * A span of the monotonic clock in µs (`process.hrtime.bigint() / 1000n` in any process of the machine: V8 stamps
+ * its samples with the same clock), e.g. a load's start and end, so start-up is left out of the split.
+ */
+export interface ProfileWindow {
+  fromUs: number;
+  toUs: number;
+}
+
+/** Now on the monotonic clock V8's samples are stamped with, in µs. */
+export function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
 }
 
 export interface ProfileShare {
@@ -23,13 +39,23 @@ export interface ProfileShare {
   share: number;
 }
 
-/** Self time per package, Node module or bundle function, largest first; idle left out. */
-export function summarizeProfile(file: string, top = 25): { busyMs: number; shares: ProfileShare[] } {
+/**
+ * Self time per package, Node module or bundle function, largest first; idle left out. With a window, only the
+ * samples taken inside it.
+ */
+export function summarizeProfile(
+  file: string,
+  top = 25,
+  window?: ProfileWindow,
+): { busyMs: number; shares: ProfileShare[] } {
   const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const totals = new Map<string, number>();
   let busyUs = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, index) => {
+    at += profile.timeDeltas[index] ?? 0;
+    if (window && (at < window.fromUs || at > window.toUs)) return;
     const node = byId.get(id);
     if (!node) return;
     const what = ownerOf(node.callFrame);

@@ -15,6 +15,7 @@ import type { BenchDatabaseKind } from "../dataset/store.ts";
 import { type BenchChain, startBenchChain } from "../lib/bench-chain.ts";
 import { ownDatabase } from "../lib/bench-databases.ts";
 import { quantile, runClosedLoop } from "../lib/closed-loop.ts";
+import { processCpuMs } from "../lib/cpu.ts";
 import type { SolversReady } from "../lib/delayed-solvers.ts";
 import { runLoad } from "../lib/load.ts";
 import { loadAverage } from "../lib/machine.ts";
@@ -34,7 +35,15 @@ const COUNTER_INCREMENTS = 5000;
 
 interface DatabaseResult {
   kind: BenchDatabaseKind;
-  reads: Array<{ route: string; offRps: number; onRps: number; ratio: number }>;
+  reads: Array<{
+    route: string;
+    offRps: number;
+    onRps: number;
+    ratio: number;
+    /** Server CPU per request over every round (from /proc), each mode's own server. */
+    offCpuUs: number;
+    onCpuUs: number;
+  }>;
   quote: {
     offP50: number;
     offP99: number;
@@ -138,9 +147,15 @@ async function measurePaired(
   for (const route of READ_ROUTES) {
     log(`${kind}: GET ${route}, ${rounds} rounds`);
     const rps: Record<Mode, number[]> = { off: [], on: [] };
+    const cpu: Record<Mode, { ms: number; requests: number }> = {
+      off: { ms: 0, requests: 0 },
+      on: { ms: 0, requests: 0 },
+    };
     for (const mode of MODES) await warmRead(mode, route);
     for (let round = 0; round < rounds; round++) {
       for (const mode of orderOf(round)) {
+        const pid = servers[mode].child.pid!;
+        const before = processCpuMs(pid);
         const result = await runLoad({
           url: `${servers[mode].baseUrl}${route}`,
           connections: options.connections,
@@ -150,12 +165,15 @@ async function measurePaired(
           throw new Error(
             `${route} with RATE_LIMITS=${mode}: ${result.non2xx} non-2xx, ${result.errors} errors`,
           );
+        cpu[mode].ms += processCpuMs(pid) - before;
+        cpu[mode].requests += result.total;
         rps[mode].push(result.requestsPerSecond);
       }
     }
     const offRps = quantile(rps.off, 0.5);
     const onRps = quantile(rps.on, 0.5);
-    reads.push({ route, offRps, onRps, ratio: onRps / offRps });
+    const cpuUs = (mode: Mode) => (cpu[mode].ms * 1000) / cpu[mode].requests;
+    reads.push({ route, offRps, onRps, ratio: onRps / offRps, offCpuUs: cpuUs("off"), onCpuUs: cpuUs("on") });
   }
   log(`${kind}: POST /quote, ${rounds} rounds`);
   const latencies: Record<Mode, number[]> = { off: [], on: [] };
@@ -228,13 +246,25 @@ function formatReport(
   const ms = (value: number) => formatNumber(value, 2);
   const sections = report.results.map((result) => {
     const reads = markdownTable(
-      ["route", "off (req/s)", "on (req/s)", "on / off", "target ≥ 0.90"],
+      [
+        "route",
+        "off (req/s)",
+        "on (req/s)",
+        "on / off",
+        "target ≥ 0.90",
+        "off CPU µs/req",
+        "on CPU µs/req",
+        "CPU off / on",
+      ],
       result.reads.map((read) => [
         `GET ${read.route}`,
         formatNumber(read.offRps),
         formatNumber(read.onRps),
         formatNumber(read.ratio, 3),
         read.ratio >= 0.9 ? "met" : "missed",
+        read.offCpuUs.toFixed(0),
+        read.onCpuUs.toFixed(0),
+        formatNumber(read.offCpuUs / read.onCpuUs, 3),
       ]),
     );
     const { quote } = result;

@@ -6,9 +6,10 @@
 // (`npm ci` run there), that build's server is measured in the same rounds (A/B). Then, unless
 // OVERHEAD_PROFILE=0, the server is profiled under the same load and its CPU split by what ran it (the per-request
 // hooks: request id, log, metrics, CORS, limits, validation, error envelope). See bench/README.md.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
 import { type BenchChain, startBenchChain } from "../lib/bench-chain.ts";
 import { ownDatabase } from "../lib/bench-databases.ts";
@@ -18,7 +19,12 @@ import { fetchBody } from "../lib/http.ts";
 import { runLoad } from "../lib/load.ts";
 import { loadAverage } from "../lib/machine.ts";
 import { type RunningProcess, startBare } from "../lib/processes.ts";
-import { type ProfileShare, summarizeProfile } from "../lib/profile-summary.ts";
+import {
+  monotonicUs,
+  type ProfileShare,
+  type ProfileWindow,
+  summarizeProfile,
+} from "../lib/profile-summary.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
 import { machineLine, runConditions, targetsTable, type Verdict } from "../lib/suite-report.ts";
 import { formatNumber, markdownTable } from "../lib/table.ts";
@@ -27,6 +33,7 @@ import type { BenchSuite, SuiteOptions } from "./types.ts";
 
 const WARMUP_SECONDS = 1;
 const PROFILE_SECONDS = 5;
+const IDLE_SECONDS = 5;
 
 type Build = "this" | "baseline";
 
@@ -41,6 +48,8 @@ interface RouteResult {
 interface DatabaseResult {
   kind: BenchDatabaseKind;
   routes: RouteResult[];
+  /** Each server's CPU while no request is sent (its workers: block tracking, indexer, folds), ms per second. */
+  idleCpuMsPerSecond: Partial<Record<Build, number>>;
   profile?: { route: string; busyMs: number; requests: number; shares: ProfileShare[] };
 }
 
@@ -113,6 +122,7 @@ async function measureDatabase(
   const servers: Partial<Record<Build, RunningProcess>> = {};
   const routes: RouteResult[] = [];
   let route: string[] = [];
+  let idleCpuMsPerSecond: Partial<Record<Build, number>> = {};
   try {
     log(`${kind}: starting sluice serve (demo registry and points)`);
     servers.this = await startServer(kind, "this", undefined, scratch, serveEnv);
@@ -122,11 +132,37 @@ async function measureDatabase(
     }
     route = await cachedReads(servers.this.baseUrl);
     for (const path of route) routes.push(await measureRoute(kind, path, servers, scratch, options));
+    idleCpuMsPerSecond = await measureIdle(servers);
   } finally {
     for (const server of Object.values(servers)) await server?.stop();
   }
-  if (process.env.OVERHEAD_PROFILE === "0") return { kind, routes };
-  return { kind, routes, profile: await profileRoute(kind, route[0]!, scratch, serveEnv, options) };
+  if (process.env.OVERHEAD_PROFILE === "0") return { kind, routes, idleCpuMsPerSecond };
+  return {
+    kind,
+    routes,
+    idleCpuMsPerSecond,
+    profile: await profileRoute(kind, route[0]!, scratch, serveEnv, options),
+  };
+}
+
+/**
+ * Each server's CPU with no request sent, in alternating one-second windows: the part of a loaded round's CPU per
+ * request that is the workers' (divided by that round's rate), not the requests'.
+ */
+async function measureIdle(
+  servers: Partial<Record<Build, RunningProcess>>,
+): Promise<Partial<Record<Build, number>>> {
+  const used: Partial<Record<Build, number>> = {};
+  for (let window = 0; window < IDLE_SECONDS; window++) {
+    for (const [build, server] of Object.entries(servers) as Array<[Build, RunningProcess]>) {
+      const before = processCpuMs(server.child.pid!);
+      const started = performance.now();
+      await sleep(1000);
+      const seconds = (performance.now() - started) / 1000;
+      used[build] = (used[build] ?? 0) + (processCpuMs(server.child.pid!) - before) / seconds / IDLE_SECONDS;
+    }
+  }
+  return used;
 }
 
 /** The routes measured: the vaults list, the points total and one vault's points (the demo's first vault). */
@@ -226,15 +262,19 @@ async function profileRoute(
   process.env.BENCH_SERVER_CPU_PROFILE = directory;
   let server: RunningProcess | undefined;
   let requests = 0;
+  let window: ProfileWindow | undefined;
   try {
     log(`${kind}: profiling GET ${path} for ${PROFILE_SECONDS} s`);
     server = await startServer(kind, "this", undefined, scratch, serveEnv);
     await runLoad({ url: `${server.baseUrl}${path}`, connections: options.connections, durationSeconds: 1 });
+    // Only the measured load's samples are split: start-up, the demo import and the warm-up are left out.
+    const fromUs = monotonicUs();
     const result = await runLoad({
       url: `${server.baseUrl}${path}`,
       connections: options.connections,
       durationSeconds: PROFILE_SECONDS,
     });
+    window = { fromUs, toUs: monotonicUs() };
     requests = result.total;
   } finally {
     delete process.env.BENCH_SERVER_CPU_PROFILE;
@@ -242,7 +282,13 @@ async function profileRoute(
   }
   const file = readdirSync(directory).find((name) => name.endsWith(".cpuprofile"));
   if (!file) throw new Error(`no profile written in ${directory}`);
-  return { route: path, requests, ...summarizeProfile(join(directory, file)) };
+  const kept = process.env.OVERHEAD_PROFILE_KEEP;
+  if (kept) {
+    mkdirSync(kept, { recursive: true });
+    copyFileSync(join(directory, file), join(kept, `overhead-${kind}-${file}`));
+    writeFileSync(join(kept, `overhead-${kind}-${file}.window.json`), JSON.stringify(window));
+  }
+  return { route: path, requests, ...summarizeProfile(join(directory, file), 25, window) };
 }
 
 function judge(results: readonly DatabaseResult[]): Verdict[] {
@@ -316,11 +362,29 @@ function formatReport(report: {
       ),
       "",
     );
+    const idle = Object.entries(result.idleCpuMsPerSecond) as Array<[Build, number]>;
+    if (idle.length > 0) {
+      const vaults = result.routes.find((route) => route.route === "/entities/vaults");
+      lines.push(
+        `Idle CPU (no request sent, ${IDLE_SECONDS} one-second windows each): ` +
+          idle
+            .map(([build, ms]) => {
+              const rps = vaults?.builds.find((entry) => entry.build === build)?.rps;
+              const share = rps
+                ? `, ${((ms * 1000) / rps).toFixed(1)} µs of each vaults request at its rate`
+                : "";
+              return `${build} ${ms.toFixed(1)} ms/s${share}`;
+            })
+            .join("; ") +
+          ".",
+        "",
+      );
+    }
     if (result.profile) {
       const { profile } = result;
       lines.push(
         `Profile of GET ${profile.route} (${formatNumber(profile.requests)} requests, ${profile.busyMs.toFixed(0)} ms busy, ` +
-          `${((profile.busyMs * 1000) / Math.max(1, profile.requests)).toFixed(0)} µs per request incl. start-up): self time by owner`,
+          `${((profile.busyMs * 1000) / Math.max(1, profile.requests)).toFixed(0)} µs per request, the measured load's samples only): self time by owner`,
         "",
         markdownTable(
           ["owner", "ms", "share of busy"],

@@ -42,6 +42,12 @@ export class GenerationCache<T> {
     private readonly maxAgeMs = 1000,
   ) {}
 
+  /** The value `get` would answer at once (checked within `maxAgeMs`), or undefined when it must be read. */
+  current(): T | undefined {
+    if (!this.#value || this.clock.now().getTime() - this.#checkedAt >= this.maxAgeMs) return undefined;
+    return this.#value.data;
+  }
+
   async get(): Promise<T> {
     const now = this.clock.now().getTime();
     if (this.#value && now - this.#checkedAt < this.maxAgeMs) return this.#value.data;

@@ -4,11 +4,13 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { SolverActivity } from "../scorecards/activity.ts";
 import { answered } from "../scorecards/answer-stats.ts";
+import { RequestSeries } from "./request-series.ts";
 
 export interface HttpMetrics {
   registry: Registry;
   requests: Counter<"method" | "route" | "status">;
-  duration: Histogram<"method" | "route" | "status">;
+  /** Counts every answered request into `requests` and `sluice_http_request_duration_seconds` (request-series.ts). */
+  series: RequestSeries;
   /** The solver counters, fed by the swap flow and the order writers of this process. */
   solvers: SolverActivity;
   /**
@@ -23,18 +25,20 @@ export interface HttpMetrics {
 export function createHttpMetrics(options: { collectProcessMetrics: boolean }): HttpMetrics {
   const registry = new Registry();
   if (options.collectProcessMetrics) collectDefaultMetrics({ register: registry, prefix: "sluice_" });
-  const requests = new Counter({
+  const requests: Counter<"method" | "route" | "status"> = new Counter({
     name: "sluice_http_requests_total",
     help: "HTTP requests answered, by route template and status",
     labelNames: ["method", "route", "status"] as const,
     registers: [registry],
+    collect: (): void => series.flush(),
   });
-  const duration = new Histogram({
+  // Registered here, between the two, so /metrics lists the series in the order it always has.
+  const series: RequestSeries = new RequestSeries({
+    registry,
+    requests,
     name: "sluice_http_request_duration_seconds",
     help: "HTTP request duration, by route template and status",
-    labelNames: ["method", "route", "status"] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
   });
   const rateLimitRejections = new Counter({
     name: "sluice_rate_limit_rejections_total",
@@ -48,30 +52,7 @@ export function createHttpMetrics(options: { collectProcessMetrics: boolean }): 
     labelNames: ["method", "kind"] as const,
     registers: [registry],
   });
-  return { registry, requests, duration, solvers: solverMetrics(registry), rateLimitRejections, rpcErrors };
-}
-
-/**
- * Counts an answered request and observes its duration. The label children of each (method, route, status) are
- * looked up once and kept: prom-client would otherwise hash the labels twice per request.
- */
-export function requestRecorder(
-  metrics: Pick<HttpMetrics, "requests" | "duration">,
-): (method: string, route: string, status: number, seconds: number) => void {
-  const children = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
-  return (method, route, status, seconds) => {
-    const key = `${method} ${status} ${route}`;
-    let child = children.get(key);
-    if (!child) {
-      const labels = { method, route, status };
-      const counter = metrics.requests.labels(labels);
-      const histogram = metrics.duration.labels(labels);
-      child = { count: () => counter.inc(), observe: (value) => histogram.observe(value) };
-      children.set(key, child);
-    }
-    child.count();
-    child.observe(seconds);
-  };
+  return { registry, requests, series, solvers: solverMetrics(registry), rateLimitRejections, rpcErrors };
 }
 
 function solverMetrics(registry: Registry): SolverActivity {

@@ -7,21 +7,45 @@ import type { JsonBytes } from "../shared/json-text.ts";
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-/** The answer to return: the prepared JSON (headers set), or the reply once it has sent a bodiless 304. */
-export async function preparedAnswer<T>(
+/**
+ * The answer to return: the prepared JSON's bytes (headers set), at once unless a compressed body is still being made
+ * (then a promise of it); undefined once the reply has sent a bodiless 304. A route can answer from a cache without a
+ * promise per request (`preparedRoute`).
+ */
+export function preparedAnswer<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   prepared: PreparedJson<T>,
-): Promise<JsonBytes<T> | FastifyReply> {
+): JsonBytes<T> | Promise<JsonBytes<T>> | undefined {
   reply.header("etag", prepared.etag);
   reply.header("vary", "accept-encoding");
-  if (matchesEtag(request.headers["if-none-match"], prepared.etag)) return reply.code(304).send();
+  if (matchesEtag(request.headers["if-none-match"], prepared.etag)) {
+    reply.code(304).send();
+    return undefined;
+  }
   const encoding = preferredEncoding(request.headers["accept-encoding"]);
   reply.type(JSON_CONTENT_TYPE);
   if (!encoding) return prepared.body;
-  const body = await prepared.encoded(encoding);
   reply.header("content-encoding", encoding);
-  return body;
+  return prepared.encodedNow(encoding) ?? prepared.encoded(encoding);
+}
+
+/**
+ * A handler answering what `cache` holds: without a promise when the cache is fresh (the usual case), else once it
+ * is read.
+ */
+export function preparedRoute<T>(cache: {
+  current(): PreparedJson<T> | undefined;
+  get(): Promise<PreparedJson<T>>;
+}): (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => JsonBytes<T> | Promise<JsonBytes<T> | undefined> | undefined {
+  return (request, reply) => {
+    const prepared = cache.current();
+    if (prepared) return preparedAnswer(request, reply, prepared);
+    return cache.get().then((read) => preparedAnswer(request, reply, read));
+  };
 }
 
 function matchesEtag(header: string | undefined, etag: string): boolean {

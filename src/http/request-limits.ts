@@ -8,17 +8,20 @@
 // One plain onRequest callback of our own rather than @fastify/rate-limit: the plugin's check awaits a promise at each
 // step (key, limit, window, store), a cost every read paid (docs/benchmarks.md), while here an anonymous read is
 // resolved and counted synchronously (in-memory counters answer at once) and only a key lookup or a shared-window
-// lease waits. The plugin's address normalization is kept (address-ids.ts).
+// lease waits. The plugin's address normalization is kept (anonymous-callers.ts). What a caller's count needs (its
+// counter key, its limit's header text) is made once per caller, not per request.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from "fastify";
 import type { ApiKeyDirectory } from "../api-keys/directory.ts";
 import { InvalidApiKeyError, PartnerInvalidApiKeyError } from "../api-keys/errors.ts";
 import { API_KEY_HEADER } from "../api-keys/secret.ts";
 import { SOLVER_ID_HEADER, SOLVER_SECRET_HEADER } from "../discounts/schemas.ts";
 import { authenticateSolver } from "../discounts/solver-auth.ts";
-import { AddressIds } from "../limits/address-ids.ts";
+import { AnonymousCallers } from "../limits/anonymous-callers.ts";
 import {
+  allowancesOf,
   type Caller,
   type CallerLimits,
+  type ClassAllowance,
   type CountedClass,
   type LimitClass,
   WINDOW_MS,
@@ -53,9 +56,11 @@ export interface RequestLimitsOptions {
 }
 
 export class RequestLimits {
-  readonly #addressIds = new AddressIds();
+  readonly #anonymous: AnonymousCallers;
 
-  constructor(private readonly options: RequestLimitsOptions) {}
+  constructor(private readonly options: RequestLimitsOptions) {
+    this.#anonymous = new AnonymousCallers(options.anonymous);
+  }
 
   /** Registers the limits on the public server; routes mounted afterwards are limited by their class. */
   register(app: App): void {
@@ -104,15 +109,15 @@ export class RequestLimits {
       done();
       return;
     }
-    const limit = caller.limits[limitClass];
+    const allowance = caller.allowances[limitClass];
     const counted = this.options.counters[limitClass].incr(
-      `${limitClass}:${caller.id}`,
+      allowance.key,
       WINDOW_MS[limitClass],
-      limit,
+      allowance.limit,
     );
     if (counted instanceof Promise)
-      counted.then((count) => answer(reply, count, limitClass, limit, partner, done), done);
-    else answer(reply, counted, limitClass, limit, partner, done);
+      counted.then((count) => answer(reply, count, limitClass, allowance, partner, done), done);
+    else answer(reply, counted, limitClass, allowance, partner, done);
   }
 
   /** The caller, at once unless an API key must be looked up. */
@@ -127,8 +132,7 @@ export class RequestLimits {
       }
     }
     const header = headers[API_KEY_HEADER];
-    if (header === undefined)
-      return { kind: "ip", id: this.#addressIds.of(request.ip), limits: this.options.anonymous };
+    if (header === undefined) return this.#anonymous.of(request.ip);
     return this.#keyCaller(header, partner);
   }
 
@@ -136,12 +140,12 @@ export class RequestLimits {
     const key = typeof header === "string" ? await this.options.keys.find(header) : undefined;
     if (!key) throw partner ? new PartnerInvalidApiKeyError() : new InvalidApiKeyError();
     const { anonymous } = this.options;
-    return {
-      kind: "key",
-      id: `key:${key.name}`,
-      integrator: key.name,
-      limits: { quote: key.quotesPerMinute ?? anonymous.quote, read: key.readsPerSecond ?? anonymous.read },
+    const id = `key:${key.name}`;
+    const limits = {
+      quote: key.quotesPerMinute ?? anonymous.quote,
+      read: key.readsPerSecond ?? anonymous.read,
     };
+    return { kind: "key", id, integrator: key.name, limits, allowances: allowancesOf(id, limits) };
   }
 }
 
@@ -169,14 +173,15 @@ function answer(
   reply: FastifyReply,
   count: WindowCount,
   limitClass: CountedClass,
-  limit: number,
+  allowance: ClassAllowance,
   partner: boolean,
   done: HookHandlerDoneFunction,
 ): void {
+  const { limit } = allowance;
   const resetSeconds = Math.max(1, Math.ceil(count.ttl / 1000));
-  reply.header("ratelimit-limit", limit);
-  reply.header("ratelimit-remaining", Math.max(0, limit - count.current));
-  reply.header("ratelimit-reset", resetSeconds);
+  reply.header("ratelimit-limit", allowance.limitText);
+  reply.header("ratelimit-remaining", String(Math.max(0, limit - count.current)));
+  reply.header("ratelimit-reset", String(resetSeconds));
   if (count.current <= limit) {
     done();
     return;

@@ -27,8 +27,13 @@ export function logAsOutage(request: FastifyRequest): void {
   outage.add(request);
 }
 
-export function requestLogLevel(request: FastifyRequest, status: number): RequestLogLevel {
+/** The level of a request's line; `routineRoute`: its route's `routineLog` (the caller has its route's options). */
+export function requestLogLevel(
+  request: FastifyRequest,
+  status: number,
+  routineRoute: boolean | undefined,
+): RequestLogLevel {
   if (status >= 500) return outage.has(request) ? "info" : "error";
-  if (status < 400 && request.routeOptions.config.routineLog) return "debug";
+  if (status < 400 && routineRoute) return "debug";
   return routine.has(request) ? "debug" : "info";
 }

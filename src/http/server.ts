@@ -1,7 +1,6 @@
 // Builds the Fastify application: request ids, logging, metrics, CORS, the two error envelopes and the OpenAPI
 // document, then mounts the route table (routes.ts) it is given.
 import { randomUUID } from "node:crypto";
-import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
 import underPressure from "@fastify/under-pressure";
 import Fastify, {
@@ -22,6 +21,7 @@ import type { Logger } from "../logger.ts";
 import { failureLevel } from "../outages.ts";
 import { boundClose } from "./bounded-close.ts";
 import { createClientErrorHandler } from "./client-errors.ts";
+import { mountPreflightRoute, publicCors } from "./cors.ts";
 import { errorAnswer } from "./error-table.ts";
 import {
   DATABASE_UNAVAILABLE_MESSAGE,
@@ -31,11 +31,12 @@ import {
   type ValidationIssue,
 } from "./errors.ts";
 import { type AllowedHosts, guardHost } from "./host-guard.ts";
-import { type HttpMetrics, requestRecorder } from "./metrics.ts";
+import type { HttpMetrics } from "./metrics.ts";
 import { openApiOptions } from "./openapi.ts";
 import type { DocumentExamples } from "./openapi-examples.ts";
 import { RATE_LIMIT_HEADERS, type RequestLimits, rateLimitRejection } from "./request-limits.ts";
 import { logAsOutage, requestLogLevel } from "./request-log.ts";
+import { deferredChildLogger } from "./request-logger.ts";
 import type { App, RouteEntry } from "./route.ts";
 import { timeoutCheckIntervalMs } from "./timeouts.ts";
 import type { SluiceTypeProvider } from "./type-provider.ts";
@@ -76,6 +77,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
+    // Each request's logger (bound to its request id) is made at its first line: most reads write none.
+    childLoggerFactory: deferredChildLogger,
     // A fresh id per attempt; an inbound X-Request-Id is not trusted as ours.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -111,22 +114,31 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
   boundClose(app, timeouts.shutdownMs, logger);
 
-  // Plain callbacks, not async functions: every request runs them, and a promise per hook is work a bare route skips.
+  // The public API's CORS, set by the one onRequest hook below; the internal listener has none.
+  const cors = options.internal
+    ? undefined
+    : publicCors(["X-Request-Id", "X-Trace-Id", "Retry-After", ...RATE_LIMIT_HEADERS]);
+
+  // One plain callback, not an async function nor one hook per concern: every request runs it, and a promise or a
+  // hook per step is work a bare route skips. A preflight is answered by the CORS step, with both ids.
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     const traceId = request.headers["x-trace-id"];
     if (typeof traceId === "string" && traceId.length > 0) reply.header("x-trace-id", traceId);
+    if (cors?.apply(request, reply)) return;
     done();
   });
+  if (cors) mountPreflightRoute(app);
 
   // One line per request, successful or failed, with the same id as the X-Request-Id header.
-  const record = requestRecorder(metrics);
   app.addHook("onResponse", (request, reply, done) => {
-    const route = request.routeOptions.url ?? "(unmatched)";
+    // Fastify builds a new object at each read of routeOptions: read once.
+    const { url, config } = request.routeOptions;
+    const route = url ?? "(unmatched)";
     const status = reply.statusCode;
     const durationMs = Math.round(reply.elapsedTime * 1000) / 1000;
-    record(request.method, route, status, durationMs / 1000);
-    const level = requestLogLevel(request, status);
+    metrics.series.record(request.method, route, status, durationMs / 1000);
+    const level = requestLogLevel(request, status, config.routineLog);
     // The line is built only when it is written (a successful partner read is at debug: skipped at info).
     if ((request.log as Logger).isLevelEnabled(level)) {
       const line = { method: request.method, route, url: request.url, status, durationMs };
@@ -139,14 +151,6 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   // The admin points import reads its upload as it arrives: such a body is the request's stream, never a buffer.
   if (options.internal)
     app.addContentTypeParser("application/octet-stream", (_request, payload, done) => done(null, payload));
-  else
-    await app.register(cors, {
-      origin: true,
-      // One string, joined once: the plugin joins an array on every request.
-      exposedHeaders: ["X-Request-Id", "X-Trace-Id", "Retry-After", ...RATE_LIMIT_HEADERS].join(", "),
-      // An OPTIONS request that is not a full preflight gets the same 204, not a plain-text 400 outside both envelopes.
-      strictPreflight: false,
-    });
 
   await app.register(
     swagger,

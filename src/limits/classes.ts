@@ -18,8 +18,34 @@ export interface CallerLimits {
   read: number;
 }
 
+/**
+ * What counting a caller in a class needs, made once per caller rather than per request: its counter key
+ * (`<class>:<caller id>`) and its limit, as a number and as the RateLimit-Limit header's text.
+ */
+export interface ClassAllowance {
+  key: string;
+  limit: number;
+  limitText: string;
+}
+
 /** Who a limited request is from: an integrator's key, an anonymous client address, or a solver (never limited). */
 export type Caller =
-  | { kind: "key"; id: string; integrator: string; limits: CallerLimits }
-  | { kind: "ip"; id: string; limits: CallerLimits }
+  | {
+      kind: "key";
+      id: string;
+      integrator: string;
+      limits: CallerLimits;
+      allowances: Record<CountedClass, ClassAllowance>;
+    }
+  | { kind: "ip"; id: string; limits: CallerLimits; allowances: Record<CountedClass, ClassAllowance> }
   | { kind: "solver"; id: string };
+
+/** A caller's allowance in each counted class. */
+export function allowancesOf(id: string, limits: CallerLimits): Record<CountedClass, ClassAllowance> {
+  const allowance = (limitClass: CountedClass): ClassAllowance => ({
+    key: `${limitClass}:${id}`,
+    limit: limits[limitClass],
+    limitText: String(limits[limitClass]),
+  });
+  return { quote: allowance("quote"), read: allowance("read") };
+}

@@ -15,7 +15,7 @@ export type ContentEncoding = "br" | "gzip";
 export class PreparedJson<T> {
   /** A strong validator from the bytes, so replicas serving the same registry agree on it. */
   readonly etag: string;
-  readonly #encoded = new Map<ContentEncoding, Promise<JsonBytes<T>>>();
+  readonly #encoded = new Map<ContentEncoding, { promise: Promise<JsonBytes<T>>; bytes?: JsonBytes<T> }>();
 
   /** The JSON of the value it was prepared from. */
   private constructor(readonly body: JsonBytes<T>) {
@@ -40,10 +40,19 @@ export class PreparedJson<T> {
    * client, which undoes the Content-Encoding.
    */
   encoded(encoding: ContentEncoding): Promise<JsonBytes<T>> {
-    let pending = this.#encoded.get(encoding);
-    if (!pending) {
-      pending = (
-        encoding === "br"
+    return this.#encoding(encoding).promise;
+  }
+
+  /** The body compressed with `encoding` if it is made already; undefined while it is being made (or never asked). */
+  encodedNow(encoding: ContentEncoding): JsonBytes<T> | undefined {
+    return this.#encoded.get(encoding)?.bytes;
+  }
+
+  #encoding(encoding: ContentEncoding): { promise: Promise<JsonBytes<T>>; bytes?: JsonBytes<T> } {
+    let entry = this.#encoded.get(encoding);
+    if (!entry) {
+      const made: { promise: Promise<JsonBytes<T>>; bytes?: JsonBytes<T> } = {
+        promise: (encoding === "br"
           ? brotliAsync(this.body, {
               params: {
                 [constants.BROTLI_PARAM_QUALITY]: 9,
@@ -51,10 +60,15 @@ export class PreparedJson<T> {
               },
             })
           : gzipAsync(this.body, { level: 9 })
-      ).then((compressed) => writtenAsJson<T>(compressed));
-      this.#encoded.set(encoding, pending);
+        ).then((compressed) => {
+          made.bytes = writtenAsJson<T>(compressed);
+          return made.bytes;
+        }),
+      };
+      entry = made;
+      this.#encoded.set(encoding, entry);
     }
-    return pending;
+    return entry;
   }
 }
 

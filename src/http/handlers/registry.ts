@@ -7,7 +7,7 @@ import {
   PartnerEntityListSchema,
   PartnerVaultListSchema,
 } from "../../registry/schemas.ts";
-import { preparedAnswer } from "../prepared-reply.ts";
+import { preparedRoute } from "../prepared-reply.ts";
 import type { Handler } from "../route.ts";
 
 // These routes take no input: besides the list, a client gets 304 for an ETag it already has (If-None-Match),
@@ -50,17 +50,17 @@ export const curatorsSchema = {
 };
 
 export function networks(responses: RegistryResponses): Handler<typeof networksSchema> {
-  return async (request, reply) => preparedAnswer(request, reply, await responses.networks.get());
+  return preparedRoute(responses.networks);
 }
 
 export function vaults(responses: RegistryResponses): Handler<typeof vaultsSchema> {
-  return async (request, reply) => preparedAnswer(request, reply, await responses.vaults.get());
+  return preparedRoute(responses.vaults);
 }
 
 export function operators(responses: RegistryResponses): Handler<typeof operatorsSchema> {
-  return async (request, reply) => preparedAnswer(request, reply, await responses.operators.get());
+  return preparedRoute(responses.operators);
 }
 
 export function curators(responses: RegistryResponses): Handler<typeof curatorsSchema> {
-  return async (request, reply) => preparedAnswer(request, reply, await responses.curators.get());
+  return preparedRoute(responses.curators);
 }
