@@ -6,6 +6,7 @@
 // every request.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { App } from "./route.ts";
+import { varyWith } from "./vary.ts";
 
 const ALLOWED_METHODS = "GET,HEAD,POST";
 
@@ -41,14 +42,4 @@ export function publicCors(exposedHeaders: readonly string[]): Cors {
  */
 export function mountPreflightRoute(app: App): void {
   app.options("*", { schema: { hide: true } }, (_request, reply) => reply.code(204).send());
-}
-
-/** `current` with `field` added, unless it already names it (any case); `*` when it holds `*`. */
-function varyWith(current: unknown, field: string): string {
-  if (current === undefined || current === null || current === "") return field;
-  const text = Array.isArray(current) ? current.join(", ") : String(current);
-  const lower = field.toLowerCase();
-  const names = text.split(",").map((name) => name.trim().toLowerCase());
-  if (names.includes("*")) return "*";
-  return names.includes(lower) ? text : `${text}, ${field}`;
 }

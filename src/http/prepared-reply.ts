@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ContentEncoding, PreparedJson } from "../registry/prepared-json.ts";
 import type { JsonBytes } from "../shared/json-text.ts";
+import { varyWith } from "./vary.ts";
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
@@ -18,7 +19,9 @@ export function preparedAnswer<T>(
   prepared: PreparedJson<T>,
 ): JsonBytes<T> | Promise<JsonBytes<T>> | undefined {
   reply.header("etag", prepared.etag);
-  reply.header("vary", "accept-encoding");
+  // Added to CORS's Vary: Origin, not in its place: the answer depends on both (a shared cache must not hand one
+  // origin's reply, with its Access-Control-Allow-Origin, to another).
+  reply.header("vary", varyWith(reply.getHeader("vary"), "accept-encoding"));
   if (matchesEtag(request.headers["if-none-match"], prepared.etag)) {
     reply.code(304).send();
     return undefined;

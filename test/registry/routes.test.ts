@@ -171,6 +171,18 @@ describe.each(databaseKinds)("registry endpoints on %s", (kind) => {
     expect(again.body).toBe(first.body);
   });
 
+  it("varies a list by Origin and Accept-Encoding both, for a browser's request", async () => {
+    const answer = await app.inject({
+      url: "/api/v1/entities/vaults",
+      headers: { origin: "https://wallet.example", "accept-encoding": "gzip" },
+    });
+    expect(answer.headers["access-control-allow-origin"]).toBe("https://wallet.example");
+    const vary = String(answer.headers.vary)
+      .split(",")
+      .map((field) => field.trim().toLowerCase());
+    expect(vary).toEqual(expect.arrayContaining(["origin", "accept-encoding"]));
+  });
+
   it("tags each list with an ETag and answers 304 to a client that has it", async () => {
     const first = await get("/entities/curators");
     const etag = first.headers.etag as string;
