@@ -11,9 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
+import { loadInRounds } from "../lib/against-bare.ts";
 import { type BenchChain, startBenchChain } from "../lib/bench-chain.ts";
 import { ownDatabase } from "../lib/bench-databases.ts";
-import { quantile } from "../lib/closed-loop.ts";
 import { processCpuMs } from "../lib/cpu.ts";
 import { fetchBody } from "../lib/http.ts";
 import { runLoad } from "../lib/load.ts";
@@ -201,33 +201,13 @@ async function measureRoute(
     log(
       `${kind}: GET ${path} (${sample.body.length} bytes), ${options.durationSeconds} rounds of ${targets.length}`,
     );
-    for (const target of targets)
-      await runLoad({ url: target.url, connections: options.connections, durationSeconds: WARMUP_SECONDS });
-    const rps = new Map(targets.map((target) => [target.name, [] as number[]]));
-    const cpu = new Map(targets.map((target) => [target.name, { ms: 0, requests: 0 }]));
-    for (let round = 0; round < options.durationSeconds; round++) {
-      // Each round in another order: none always runs right after the same neighbour.
-      const order = targets.map((_, index) => targets[(index + round) % targets.length]!);
-      for (const target of order) {
-        const before = processCpuMs(target.pid);
-        const result = await runLoad({
-          url: target.url,
-          connections: options.connections,
-          durationSeconds: 1,
-        });
-        const used = cpu.get(target.name)!;
-        used.ms += processCpuMs(target.pid) - before;
-        used.requests += result.total;
-        if (result.non2xx > 0 || result.errors > 0)
-          throw new Error(`${target.name} ${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-        rps.get(target.name)!.push(result.requestsPerSecond);
-      }
-    }
-    const medianRps = (name: Build | "bare") => quantile(rps.get(name)!, 0.5);
-    const cpuUs = (name: Build | "bare") => {
-      const used = cpu.get(name)!;
-      return (used.ms * 1000) / used.requests;
-    };
+    const figures = await loadInRounds(targets, {
+      connections: options.connections,
+      rounds: options.durationSeconds,
+      warmupSeconds: WARMUP_SECONDS,
+    });
+    const medianRps = (name: Build | "bare") => figures.get(name)!.rps;
+    const cpuUs = (name: Build | "bare") => figures.get(name)!.cpuUsPerRequest;
     const bareRps = medianRps("bare");
     const bareCpu = cpuUs("bare");
     return {
