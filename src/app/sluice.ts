@@ -198,6 +198,8 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
           rpcTimeoutMs: env.RPC_TIMEOUT_MS,
           headPollMs: env.BLOCK_POLL_MS,
           ...(env.RPC_WS_URL && env.RPC_WS_URL !== "off" ? { webSocketUrl: env.RPC_WS_URL } : {}),
+          ...(env.INDEXER === "off" ? { indexer: false } : {}),
+          ...(env.POINTS_ENGINE === "off" ? { pointsEngine: false } : {}),
           ...options.deployment,
         },
         {

@@ -98,6 +98,13 @@ const EnvSchema = z.object({
    * benchmark's baseline). /quote's load shedding stays on.
    */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  /**
+   * `off`: this replica never runs the Reactor indexer (another replica on the same database does; a replica that
+   * runs it takes the indexer lease, so at most one indexes either way).
+   */
+  INDEXER: z.enum(["on", "off"]).default("on"),
+  /** `off`: this replica never runs the points engine; it serves the own points another replica computes. */
+  POINTS_ENGINE: z.enum(["on", "off"]).default("on"),
   /** The anonymous tier's POST /quote and POST /order per client address per minute (and a key's without its own). */
   RATE_LIMIT_QUOTES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /** The anonymous tier's reads per client address per second (and a key's without its own). */
