@@ -77,8 +77,11 @@ interface CommitInFlight {
   committed: Promise<void>;
 }
 
-/** Points a pipelined step steps between two yields to the event loop, so the commit in flight sends its statements. */
-const POINTS_PER_YIELD = 256;
+/**
+ * Points a pipelined step steps between two yields to the event loop: the commit in flight sends its next statement
+ * only at a yield, and a commit is a score of statements, so it ends while the range is stepped, not after.
+ */
+const POINTS_PER_YIELD = 64;
 
 export interface StepOptions {
   /**
