@@ -5,6 +5,7 @@
 // Backfill: from the moment the engine process starts its backfill (database open, client built; the process's
 // boot is reported apart) to the moment its position is the history's last block (the engine's own "backfilled"
 // line, checked against the stored position). Peak RSS: the engine process's maxRSS (the kernel's high-water mark).
+// CPU: the engine process's own, and its PostgreSQL backends' over the same interval (/proc: a local server).
 // Live: a block with deposits appended at the node's head and announced on its newHeads subscription; measured
 // from that announcement to the stored position reaching the block (polled every 2 ms on a connection of the
 // suite's own): the engine's step commits the block's points and its aggregates in the same transaction.
@@ -14,7 +15,9 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { ownDatabase } from "../lib/bench-databases.ts";
+import { cpuDuring } from "../lib/cpu.ts";
 import { loadAverage, machineFacts } from "../lib/machine.ts";
+import { openBackendProbe } from "../lib/pg-backends.ts";
 import { startScript } from "../lib/script-process.ts";
 import { FULL_PLAN, type HistoryPlan, scaledPlan, setupEventCount } from "../points-engine/history.ts";
 import type { BenchSuite, SuiteOptions, SuiteResult } from "./types.ts";
@@ -91,6 +94,7 @@ async function run(options: SuiteOptions): Promise<SuiteResult> {
   const version = await database.version();
   const watcher = new pg.Client({ connectionString: databaseUrl });
   await watcher.connect();
+  const backends = await openBackendProbe(databaseUrl);
 
   const profileDir = process.env.POINTS_BENCH_CPU_PROF;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
@@ -111,7 +115,12 @@ async function run(options: SuiteOptions): Promise<SuiteResult> {
   const engine = new EngineProcess(child);
   try {
     const started = await engine.next("backfill started");
-    const backfilled = await engine.next("backfilled");
+    // PostgreSQL's share of the work: the CPU of the database's backends (the engine's connections; the suite's
+    // watcher is idle meanwhile), read from /proc as the server runs on this machine.
+    const { result: backfilled, cpuMs: databaseCpuMs } = await cpuDuring(
+      () => backends.pids(),
+      () => engine.next("backfilled"),
+    );
     const stored = await watcher.query<{ block_number: string }>(
       "select block_number::text as block_number from points_engine_position",
     );
@@ -133,6 +142,7 @@ async function run(options: SuiteOptions): Promise<SuiteResult> {
       peakRssMb: Number(backfilled.maxRssKb) / 1024,
       heapUsedMb: Number(backfilled.heapUsedMb),
       cpuSeconds: Number(backfilled.cpuMs) / 1000,
+      databaseCpuSeconds: databaseCpuMs / 1000,
       loadAtEnd: loadAverage(),
     };
     process.stderr.write(`[points-engine] backfill ${JSON.stringify(backfill)}\n`);
@@ -194,6 +204,7 @@ async function run(options: SuiteOptions): Promise<SuiteResult> {
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     await watcher.end();
+    await backends.close();
     await node.stop();
     await database.reset();
   }
@@ -221,6 +232,7 @@ function report(r: {
     peakRssMb: number;
     heapUsedMb: number;
     cpuSeconds: number;
+    databaseCpuSeconds: number;
     loadAtEnd: number;
   };
   live: {
@@ -250,6 +262,7 @@ function report(r: {
     `| blocks/s | ${f(backfill.blocksPerSecond)} | same |`,
     `| events/s | ${f(backfill.eventsPerSecond)} | same |`,
     `| engine CPU (backfill) | ${f(backfill.cpuSeconds, 1)} s user + system (${f((backfill.cpuSeconds * 1e6) / backfill.blocks, 1)} µs per block) | the engine process's own CPU time over the same interval (not PostgreSQL's or the node's): its work whatever the load |`,
+    `| PostgreSQL CPU (backfill) | ${f(backfill.databaseCpuSeconds, 1)} s user + system (${f((backfill.databaseCpuSeconds * 1e6) / backfill.blocks, 1)} µs per block) | the bench database's backends (the engine's connections) over the same interval, from /proc; a backend that exited meanwhile is not counted |`,
     `| engine peak RSS (backfill) | ${f(backfill.peakRssMb)} MB (V8 heap used at the end ${f(backfill.heapUsedMb)} MB) | the process's maxRSS at the end of the backfill |`,
     `| engine peak RSS (whole run) | ${f(r.overallPeakRssMb)} MB | maxRSS when stopped, after the live blocks |`,
     `| live: block announced → computed | p50 ${f(live.p50Ms, 1)} ms, p90 ${f(live.p90Ms, 1)} ms, max ${f(live.maxMs, 1)} ms over blocks 2–${live.blocks} of ${live.eventsPerBlock} deposits each, one every ~0.3 s | the node announcing the block on its newHeads subscription → the stored position at that block (polled every 2 ms; the step commits the block's points in the same transaction) |`,

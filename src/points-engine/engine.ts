@@ -88,10 +88,15 @@ export class PointsEngine {
   }
 
   async #catchUp(lease: PointsEngineLease): Promise<void> {
-    for (;;) {
-      const step = await this.options.follower.step(lease);
-      if (this.#loop.stopped) return;
-      if (step.rewoundTo === undefined && (step.blocks === 0 || step.position === step.target)) return;
+    try {
+      for (;;) {
+        const step = await this.options.follower.step(lease, { pipelined: true });
+        if (this.#loop.stopped) return;
+        if (step.rewoundTo === undefined && (step.blocks === 0 || step.position === step.target)) return;
+      }
+    } finally {
+      // Nothing of this process's steps is left committing once it stops or gives the lease up.
+      await this.options.follower.settle();
     }
   }
 }
@@ -129,7 +134,8 @@ export async function backfill(options: {
       const position = await options.follower.rewindTo(lease, options.from - 1n);
       rewoundTo = position ?? -1n;
     }
-    let step: FollowStep = await options.follower.step(lease);
+    // Pipelined: each step computes its range while the step before commits (settled before the lease is released).
+    let step: FollowStep = await options.follower.step(lease, { pipelined: true });
     const target = step.target;
     const progress: BackfillProgress = {
       position: step.position,
@@ -146,7 +152,7 @@ export async function backfill(options: {
     };
     options.onProgress?.(progress);
     while ((step.position ?? -1n) < target && !options.stopped?.()) {
-      step = await options.follower.step(lease);
+      step = await options.follower.step(lease, { pipelined: true });
       progress.position = step.position;
       progress.blocks += step.blocks;
       progress.events += step.events;
@@ -154,8 +160,11 @@ export async function backfill(options: {
       options.onProgress?.(progress);
       if (step.blocks === 0 && step.rewoundTo === undefined) break;
     }
+    await options.follower.settle();
     return progress;
   } finally {
+    // After a failure the step in flight only needs to have ended (its error is not the one to report).
+    await options.follower.settle().catch(() => {});
     await lease.release();
   }
 }

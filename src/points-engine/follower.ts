@@ -9,6 +9,13 @@
 // committed, so the node's and the database's work overlap the ledger's. Only final ranges are read ahead (no reorg
 // reaches them, so reading them early cannot mix two chains); the read is used only by the step that starts where
 // it starts, and dropped on a rewind, a failed step or a forget.
+//
+// A pipelined step (`step(lease, { pipelined: true })`, the backfill's and the catching-up engine's) also leaves its
+// commit in flight when a next range was read ahead: the next step computes that range in memory while the database
+// commits, and starts its own commit only once the one in flight has committed. Commits stay one at a time and in
+// order, each with its own position, so a kill at any moment still leaves the state after some whole step. A failed
+// commit fails the next step (or `settle`), which drops the ledger stepped on top of it: the database is the truth.
+import type { Hex } from "viem";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
@@ -64,8 +71,28 @@ interface ReadAhead {
   points: Promise<StepPoints>;
 }
 
+/** A pipelined step's commit, still running: the position it writes, and its outcome. */
+interface CommitInFlight {
+  position: { blockNumber: bigint; blockHash: Hex };
+  committed: Promise<void>;
+}
+
+/**
+ * Points a pipelined step steps between two yields to the event loop: the commit in flight sends its next statement
+ * only at a yield, and a commit is a score of statements, so it ends while the range is stepped, not after.
+ */
+const POINTS_PER_YIELD = 64;
+
+export interface StepOptions {
+  /**
+   * Leaves this step's commit in flight when the next range was read ahead: the caller steps on and calls `settle`
+   * before it stops or gives up the lease.
+   */
+  pipelined?: boolean;
+}
+
 export interface FollowStep {
-  /** The stored position after the step (null: nothing computed yet). */
+  /** The stored position after the step (null: nothing computed yet); a pipelined step's may still be committing. */
   position: bigint | null;
   /** The newest block the engine could be at now (head less confirmations). */
   target: bigint;
@@ -82,6 +109,7 @@ export class PointsFollower {
   #ledger: PointsLedgerApi | undefined;
   #blocksPerSecond = 0;
   #readAhead: ReadAhead | undefined;
+  #inFlight: CommitInFlight | undefined;
 
   constructor(private readonly options: PointsFollowerOptions) {
     this.#store = new EngineStore(options.database, options.clock);
@@ -92,30 +120,59 @@ export class PointsFollower {
     return this.#ledger;
   }
 
-  /** Forgets the in-memory ledger: the next step restores it from the database (after another process wrote). */
+  /**
+   * Forgets the in-memory ledger: the next step restores it from the database (after another process wrote), once a
+   * commit still in flight has ended.
+   */
   forget(): void {
     this.#ledger = undefined;
     this.#readAhead = undefined;
   }
 
   /** One step under `lease`: a reorg rewound, or up to maxBlocksPerStep blocks computed and written. */
-  async step(lease: PointsEngineLease): Promise<FollowStep> {
+  async step(lease: PointsEngineLease, options: StepOptions = {}): Promise<FollowStep> {
     try {
-      return await this.#step(lease);
+      return await this.#step(lease, options.pipelined === true);
     } catch (error) {
-      // Whatever was stepped in memory but not committed must not survive: the database is the truth.
-      this.#ledger = undefined;
-      this.#readAhead = undefined;
+      await this.#drop();
       throw error;
     }
   }
 
-  async #step(lease: PointsEngineLease): Promise<FollowStep> {
+  /** Waits for a pipelined step's commit still in flight; when it fails, drops the ledger stepped on top of it. */
+  async settle(): Promise<void> {
+    const inFlight = this.#inFlight;
+    this.#inFlight = undefined;
+    if (!inFlight) return;
+    try {
+      await inFlight.committed;
+    } catch (error) {
+      await this.#drop();
+      throw error;
+    }
+  }
+
+  /** Whatever was stepped in memory but not committed must not survive: the database is the truth. */
+  async #drop(): Promise<void> {
+    this.#ledger = undefined;
+    this.#readAhead = undefined;
+    const inFlight = this.#inFlight;
+    this.#inFlight = undefined;
+    // Ended before the next step reads the database: the restore then sees one whole step's state.
+    await inFlight?.committed.catch(() => {});
+  }
+
+  async #step(lease: PointsEngineLease, pipelined: boolean): Promise<FollowStep> {
     const { confirmations, startBlock } = this.options;
     // Taken at once: used below only when this step starts where it starts, otherwise dropped.
     const readAhead = this.#readAhead;
     this.#readAhead = undefined;
-    const position = await readPosition(this.options.database);
+    // A commit in flight is the position this step starts from, and the in-memory ledger is already there; without
+    // that ledger (forgotten meanwhile) the commit is awaited and the position read back as usual. It stays in
+    // #inFlight until awaited, so a failure on the way waits for it (#drop).
+    if (this.#inFlight && !this.#ledger) await this.settle();
+    const inFlight = this.#inFlight;
+    const position = inFlight?.position ?? (await readPosition(this.options.database));
     const head = await this.options.chain.headNumber();
     const target = head - BigInt(confirmations);
     // The scope is read at the start block: nothing to read before the chain has it (a devnet deploying as we start).
@@ -123,7 +180,10 @@ export class PointsFollower {
     const ledgers = await this.options.ledgers();
     if (position) {
       const canonical = await this.options.chain.header(position.blockNumber);
-      if (canonical?.hash !== position.blockHash) return this.#rewind(lease, ledgers, position.blockNumber);
+      if (canonical?.hash !== position.blockHash) {
+        await this.settle();
+        return this.#rewind(lease, ledgers, position.blockNumber);
+      }
     }
     const finalBlock = head - BigInt(this.options.finalityDepth);
     const begin = Date.now();
@@ -154,7 +214,10 @@ export class PointsFollower {
       blocks,
       events,
     });
-    if (from > target) return done(0, 0);
+    if (from > target) {
+      await this.settle();
+      return done(0, 0);
+    }
     const maxBlocks = BigInt(this.options.maxBlocksPerStep ?? DEFAULT_MAX_BLOCKS_PER_STEP);
     let to = minBigint(target, from + maxBlocks - 1n);
     let points: StepPoints;
@@ -180,6 +243,7 @@ export class PointsFollower {
     // Blocks a reorg can still remove are taken one by one, for their journal.
     const lastFinal = points.findLastIndex((point) => point.header.number <= finalBlock);
     for (const [i, point] of points.entries()) {
+      if (this.#inFlight && i % POINTS_PER_YIELD === POINTS_PER_YIELD - 1) await yieldToEventLoop();
       ledger.step({ number: point.header.number, timestamp: point.header.timestamp, events: point.events });
       events += point.events.length;
       stepped.push({ block: point.header, changes: i < lastFinal ? [] : ledger.takeChanges().map(stored) });
@@ -194,7 +258,9 @@ export class PointsFollower {
       // A moving average: a live engine's one-block steps pull a backfill's rate down gently, not at once.
       this.#blocksPerSecond = this.#blocksPerSecond === 0 ? rate : 0.7 * this.#blocksPerSecond + 0.3 * rate;
     }
-    await this.#store.commitStep(lease, {
+    // The previous step's commit first: commits one at a time, in order.
+    await this.settle();
+    const commit = this.#store.commitStep(lease, {
       blocks: stepped,
       emitted: now.emitted,
       blocksPerSecond: this.#blocksPerSecond,
@@ -202,6 +268,14 @@ export class PointsFollower {
       current: amountsOf(now),
       finalBlock: finalBlock >= 0n ? finalBlock : undefined,
     });
+    const last = stepped.at(-1)!.block;
+    if (pipelined && this.#readAhead !== undefined) {
+      // Awaited by the next step or by settle; a failure must not surface as an unhandled rejection meanwhile.
+      commit.catch(() => {});
+      this.#inFlight = { position: { blockNumber: last.number, blockHash: last.hash }, committed: commit };
+    } else {
+      await commit;
+    }
     this.#ledger = ledger;
     this.options.logger.debug(
       { from, to, events, snapshots: snapshots.length, ms: Date.now() - begin },
@@ -305,6 +379,7 @@ export class PointsFollower {
 
   /** Rewinds to the newest kept block at or below `block` (or to nothing): `backfill --from`. */
   async rewindTo(lease: PointsEngineLease, block: bigint): Promise<bigint | null> {
+    await this.settle();
     this.#readAhead = undefined;
     const ledgers = await this.options.ledgers();
     const kept = (await steppedBlocksNewestFirst(this.options.database.db)).find((b) => b.number <= block);
@@ -352,6 +427,10 @@ function engineSnapshot(snapshot: LedgerSnapshot): EngineSnapshot {
     emitted: snapshot.emitted,
     vaults: amountsOf(snapshot),
   };
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function minBigint(a: bigint, b: bigint): bigint {

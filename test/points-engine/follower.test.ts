@@ -1,12 +1,14 @@
 // The engine's chain following on a scripted chain, both databases: live one-block steps and a backfill's batches
 // publish the same; a restart continues from the stored position; a reorg (shallow, or deeper than the kept blocks)
 // ends equal to a run that never saw the removed blocks; a step whose write fails leaves no trace in memory; a backfill
-// reads the next final range while it steps the current one, and drops that read when it fails.
+// reads the next final range while it steps the current one, and drops that read when it fails; a pipelined step
+// computes the next range while its commit is in flight, commits in order, and a failed commit fails the next step.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import type { PointsChainSource } from "../../src/points-engine/chain-source.ts";
 import { PointsEngineLease } from "../../src/points-engine/lease.ts";
 import { PointsLedger } from "../../src/points-engine/ledger/points-ledger.ts";
+import { readPosition } from "../../src/points-engine/store/position.ts";
 import { mulberry32 } from "../../src/shared/seeded-random.ts";
 import { createTestDatabase, databaseKinds } from "../support/db.ts";
 import { SCOPE, ScriptedPointsChain, VAULTS } from "../support/points-chain.ts";
@@ -29,6 +31,33 @@ function loggedSource(chain: ScriptedPointsChain, failFrom?: bigint) {
     },
   };
   return { source, ranges };
+}
+
+/**
+ * Holds the next transaction `database` begins until `release` is called (the ones after it pass): a pipelined step's
+ * commit kept in flight for as long as a test needs. `begun` counts the transactions asked for since it was armed.
+ */
+function holdNextTransaction(database: Database) {
+  const db = database.db as unknown as { transaction: (...args: unknown[]) => Promise<unknown> };
+  const original = db.transaction.bind(db);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const gate = { begun: 0, release };
+  db.transaction = async (...args: unknown[]) => {
+    if (gate.begun++ === 0) await held;
+    return original(...args);
+  };
+  return gate;
+}
+
+async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 2_000; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error("condition not met within 10 s");
 }
 
 // Slow on a loaded machine: each one-block step is a transaction.
@@ -196,6 +225,58 @@ describe.each(databaseKinds)("points engine follower (%s)", { timeout: 180_000 }
     await follower.step(lease);
     expect(ranges).toEqual(["1-5", "6-10"]);
     await lease.release();
+  });
+
+  it("steps the next range in memory while a pipelined step commits, and commits in order", async () => {
+    const chain = ScriptedPointsChain.generate(23, 25);
+    const [db, clean] = [await database(), await database()];
+    const { source, ranges } = loggedSource(chain);
+    const follower = followerOn(db, chain, { chain: source, maxBlocksPerStep: 10, finalityDepth: 0 });
+    const lease = (await PointsEngineLease.acquire(db))!;
+    const gate = holdNextTransaction(db);
+    // The next range was read ahead: the step returns with its commit (of 1..10) in flight, held.
+    expect(await follower.step(lease, { pipelined: true })).toMatchObject({ position: 10n, blocks: 10 });
+    expect(ranges).toEqual(["1-10", "11-20"]);
+    const second = follower.step(lease, { pipelined: true });
+    // The next step computes 11..20 in memory meanwhile, and begins no transaction of its own before the first
+    // commit has ended: nothing of either step is stored yet.
+    await until(() => follower.ledger?.position.block === 20n);
+    expect(ranges).toEqual(["1-10", "11-20", "21-25"]);
+    expect(gate.begun).toBe(1);
+    expect(await readPosition(db)).toBeUndefined();
+    gate.release();
+    expect(await second).toMatchObject({ position: 20n, blocks: 10 });
+    expect(gate.begun).toBe(2);
+    await follower.settle();
+    expect((await readPosition(db))?.blockNumber).toBe(20n);
+    // The last range has nothing read ahead after it: its commit is awaited by the step itself.
+    expect(await follower.step(lease, { pipelined: true })).toMatchObject({ position: 25n, blocks: 5 });
+    expect((await readPosition(db))?.blockNumber).toBe(25n);
+    await lease.release();
+    await followToHead(clean, followerOn(clean, chain));
+    expect(await publishedState(db)).toEqual(await publishedState(clean));
+  });
+
+  it("fails the step after a pipelined commit that failed, dropping what it stepped on top of it", async () => {
+    const chain = ScriptedPointsChain.generate(29, 30);
+    const [db, clean] = [await database(), await database()];
+    const follower = followerOn(db, chain, { maxBlocksPerStep: 10, finalityDepth: 0 });
+    const lease = (await PointsEngineLease.acquire(db))!;
+    await follower.step(lease);
+    const gate = holdNextTransaction(db);
+    expect(await follower.step(lease, { pipelined: true })).toMatchObject({ position: 20n });
+    // Another process takes the lease while the commit of 11..20 waits: that commit is refused when it runs.
+    await lease.release();
+    const other = (await PointsEngineLease.acquire(db))!;
+    gate.release();
+    await expect(follower.step(lease, { pipelined: true })).rejects.toThrow(/lost the points engine lease/);
+    expect(follower.ledger).toBeUndefined();
+    expect((await readPosition(db))?.blockNumber).toBe(10n);
+    await follower.settle();
+    await other.release();
+    await followToHead(db, follower);
+    await followToHead(clean, followerOn(clean, chain));
+    expect(await publishedState(db)).toEqual(await publishedState(clean));
   });
 
   it("drops a range read ahead whose read failed, and reads it again at the next step", async () => {

@@ -1,6 +1,7 @@
 // The engine's storage on both databases: a step's records, journal, blocks, position, snapshot and current
 // aggregates land together; a rewind restores exactly the records after the fork point and forgets what came after;
-// the lease fences a process that lost it; a reset forgets everything.
+// the lease fences a process that lost it; a reset forgets everything; the records table leaves room on its pages
+// for updates.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { PointsEngineLeaseLostError } from "../../src/points-engine/errors.ts";
@@ -72,6 +73,13 @@ describe.each(databaseKinds)("points engine store (%s)", (kind) => {
     (await store.readRecords()).map(
       (record) => `${record.kind}/${record.key}=${JSON.stringify(record.value)}`,
     );
+
+  it("leaves room on the records' pages, so a step's updates stay on their pages (fillfactor)", async () => {
+    const [row] = await database.query<{ options: string[] | null }>(
+      "select reloptions as options from pg_class where relname = 'points_engine_records'",
+    );
+    expect(row?.options).toEqual(["fillfactor=70"]);
+  });
 
   it("writes a step's records, position, snapshot and current aggregates together", async () => {
     await store.commitStep(
