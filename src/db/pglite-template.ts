@@ -87,8 +87,9 @@ let templateArchive: Promise<Blob | undefined> | undefined;
  * (opening the template itself would write to it); undefined without a template.
  */
 export function pgliteTemplateArchive(): Promise<Blob | undefined> {
+  // No template yet is not remembered: one built later in this process (new migrations, built on first use) is used.
+  if (!templateArchive && !hasPgliteTemplate()) return Promise.resolve(undefined);
   templateArchive ??= (async () => {
-    if (!hasPgliteTemplate()) return undefined;
     const scratch = mkdtempSync(join(tmpdir(), "sluice-pglite-template-"));
     try {
       const copy = join(scratch, "db");
