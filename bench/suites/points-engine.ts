@@ -275,7 +275,7 @@ function report(r: {
     `| RSS < ${TARGETS.rssMb} MB | ${f(r.overallPeakRssMb)} MB | ${verdict(r.overallPeakRssMb < TARGETS.rssMb)} |`,
     `| live block computed within ${TARGETS.liveMs} ms | max ${f(live.maxMs, 1)} ms (blocks 2–${live.blocks}) | ${verdict(live.maxMs <= TARGETS.liveMs)} |`,
     "",
-    "Not measured here: the same figures through `GET /api/v1/points/total/current` of a running server (the position in the database is used), and the `/points/*` read ratios with the engine running.",
+    "Through a running server, see the points-live suite (`--suite points-live`): from the block on the chain to `GET /points/total/current` answering at it, and the `/points/*` reads with the engine running against a replica without it.",
   ].join("\n");
 }
 
