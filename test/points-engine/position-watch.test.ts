@@ -135,10 +135,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       // And the kept copy is current again once the listener is back (nothing read per request then).
-    await eventually(
-      async () => (await watch.current())?.blockNumber === 24n,
-      "the position at block 24 after the cut",
-    );
+      await eventually(
+        async () => (await watch.current())?.blockNumber === 24n,
+        "the position at block 24 after the cut",
+      );
     }, 60_000);
   },
 );
