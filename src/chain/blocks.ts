@@ -70,15 +70,18 @@ export class BlockTracker implements BlockSource {
   }
 
   /**
-   * The latest known head; fetched on demand when none is known, or when the followed heads do not vouch for it and
-   * it is older than two polls.
+   * The latest known head; fetched on demand when none is known, when the followed heads do not vouch for it (a newer
+   * one was announced, or they are stale), or — without heads — when it is older than two polls. A head read a moment
+   * ago is not enough when heads are followed: a worker woken by the next head must see that head, not this one.
    */
   async latest(): Promise<BlockHead> {
-    if (
-      this.#head &&
-      (this.heads?.isCurrent(this.#head.number) || Date.now() - this.#fetchedAt < 2 * this.pollIntervalMs)
-    )
-      return this.#head;
+    const head = this.#head;
+    if (head) {
+      const fresh = this.heads
+        ? this.heads.isCurrent(head.number)
+        : Date.now() - this.#fetchedAt < 2 * this.pollIntervalMs;
+      if (fresh) return head;
+    }
     return this.#refresh();
   }
 

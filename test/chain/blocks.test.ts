@@ -33,3 +33,26 @@ describe("BlockTracker", () => {
     expect(reads).toBe(1);
   });
 });
+
+describe("BlockTracker following heads", () => {
+  it("never answers the head before one the followed heads announced, however recently it was read", async () => {
+    let chainHead = head(10n);
+    let announced = 10n;
+    const tracker = new BlockTracker(
+      {
+        getBlock: (async () => chainHead) as never,
+      },
+      1000,
+      {
+        isCurrent: (number: bigint) => number === announced,
+        onHead: () => () => {},
+        pushedBlock: () => undefined,
+      } as never,
+    );
+    expect((await tracker.latest()).number).toBe(10n);
+    // Block 11 is announced a moment after block 10 was read: a worker woken by it must see it, not block 10 again.
+    chainHead = head(11n);
+    announced = 11n;
+    expect((await tracker.latest()).number).toBe(11n);
+  });
+});

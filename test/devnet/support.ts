@@ -16,6 +16,7 @@ import {
   OrderResponseSchema,
   QuoteResponseSchema,
 } from "../../src/swap/schemas.ts";
+import { TEST_LIMITS_ENV } from "../support/limits.ts";
 import { requestFromSignatureData } from "../support/orders.ts";
 import { signRequest } from "../support/requests.ts";
 
@@ -34,6 +35,8 @@ export async function startTestDevnet(
 ): Promise<DevnetSluice & { readyMs: number }> {
   const started = performance.now();
   const env = readEnv({
+    // The tests drive the devnet from one address and share the machine: not the production limits and shedding.
+    ...TEST_LIMITS_ENV,
     ...options.env,
     PORT: "0",
     HOST: "127.0.0.1",
