@@ -12,14 +12,11 @@
 // with POINTS_ENGINE=off, replica "engine" (on the devnet's deployment file, database and chain) computes the points,
 // and replica "without" (POINTS_ENGINE=off) only serves them: both are measured in the same rounds, the engine's cost
 // to reads being the difference. On PGlite (one process) the devnet computes and serves, with nothing to compare.
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { devAccount } from "../../src/devnet/accounts.ts";
-import { BUNDLED_SOLVERS } from "../../src/devnet/deployment.ts";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
 import { loadInRounds } from "../lib/against-bare.ts";
 import { ownDatabase, pgliteDatabase } from "../lib/bench-databases.ts";
@@ -31,7 +28,7 @@ import { type RunningProcess, startBare } from "../lib/processes.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
 import { machineLine, runConditions, targetsSection, type Verdict } from "../lib/suite-report.ts";
 import { formatNumber, markdownTable } from "../lib/table.ts";
-import { readEndpoints } from "./swap-fill-latency.ts";
+import { devnetReplicaEnv, readEndpoints } from "./swap-fill-latency.ts";
 import type { BenchSuite } from "./types.ts";
 
 const OWN_TYPE = "sluice";
@@ -117,16 +114,8 @@ async function measureRun(
       const server = await startSluiceServer(
         {
           ...databaseEnv,
-          DEPLOYMENT: "",
-          DEPLOYMENT_FILE: join(dataDir, "devnet", "deployment.json"),
-          RPC_URLS: endpoints.rpcUrl,
+          ...devnetReplicaEnv(dataDir, endpoints, join(scratch, name)),
           RPC_WS_URL: endpoints.rpcUrl.replace(/^http/, "ws"),
-          PROTOCOL_SIGNER_KEY: devAccount(1).privateKey,
-          PUBLIC_URL: "http://127.0.0.1",
-          DATA_DIR: join(scratch, name),
-          ...Object.fromEntries(
-            BUNDLED_SOLVERS.map((s) => [s.sharedSecretEnv, randomBytes(16).toString("hex")]),
-          ),
           ...env,
         },
         { logFile: join(scratch, `${name}.log`) },

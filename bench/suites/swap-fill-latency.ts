@@ -109,19 +109,9 @@ async function measureRun(kind: BenchDatabaseKind, configuration: Configuration)
         await startSluiceServer(
           {
             ...databaseEnv,
-            DEPLOYMENT: "",
-            DEPLOYMENT_FILE: join(dataDir, "devnet", "deployment.json"),
-            RPC_URLS: endpoints.rpcUrl,
+            ...devnetReplicaEnv(dataDir, endpoints, join(scratch, "b")),
             // B follows heads as A does (it never indexes while A holds the lease).
             ...(configuration.heads === "websocket" ? { RPC_WS_URL: webSocketUrl } : configuration.env),
-            PROTOCOL_SIGNER_KEY: devAccount(1).privateKey,
-            // Required off the devnet; B hands out no URL the bench follows.
-            PUBLIC_URL: "http://127.0.0.1",
-            DATA_DIR: join(scratch, "b"),
-            // B quotes for no one: the solvers' secrets are its own.
-            ...Object.fromEntries(
-              BUNDLED_SOLVERS.map((s) => [s.sharedSecretEnv, randomBytes(16).toString("hex")]),
-            ),
           },
           { logFile: join(scratch, "b.log") },
         ),
@@ -203,6 +193,27 @@ function fillBlockOf(event: ReceivedEvent): number | null {
 
 function gap(start: number | null, end: number | null): string {
   return start === null || end === null ? "missed" : `${end - start} ms`;
+}
+
+/**
+ * What a second `sluice serve` on a running devnet needs besides its database: the devnet's deployment file and
+ * chain, a signer key, a public URL (required off the devnet; it hands out none the bench follows), its own data
+ * directory, and solver secrets of its own (it quotes for no one).
+ */
+export function devnetReplicaEnv(
+  devnetDataDir: string,
+  endpoints: DevnetEndpoints,
+  ownDataDir: string,
+): Record<string, string> {
+  return {
+    DEPLOYMENT: "",
+    DEPLOYMENT_FILE: join(devnetDataDir, "devnet", "deployment.json"),
+    RPC_URLS: endpoints.rpcUrl,
+    PROTOCOL_SIGNER_KEY: devAccount(1).privateKey,
+    PUBLIC_URL: "http://127.0.0.1",
+    DATA_DIR: ownDataDir,
+    ...Object.fromEntries(BUNDLED_SOLVERS.map((s) => [s.sharedSecretEnv, randomBytes(16).toString("hex")])),
+  };
 }
 
 /** The devnet writes this run's endpoints just after it starts serving. */
