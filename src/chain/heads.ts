@@ -2,7 +2,10 @@
 // expiry) wakes as soon as a new head exists, not at the next tick of its own clock. Heads are pushed over WebSocket
 // (`eth_subscribe` newHeads) when a WebSocket URL is configured (RPC_WS_URL; the devnet sets its anvil's), and polled
 // with `eth_blockNumber` every BLOCK_POLL_MS otherwise. A lost subscription falls back to polling at once and is
-// resubscribed, with one warning per loss. Listeners are given the newest head number; what lies between it and the
+// resubscribed, with one warning per loss. A subscription can also go silent with its socket open (a provider that
+// dropped it server-side, a middlebox that forgot the connection; viem's keep-alive pings expect no answer): the
+// follower reads the head itself every few seconds while subscribed, hands a newer one over at once, and when the
+// subscription has still not pushed it by the next check, treats it as lost. Listeners are given the newest head number; what lies between it and the
 // head they saw before (a head missed while switching, a burst of blocks) is theirs to catch up, in order — the
 // indexer reads every block up to the head it is given.
 import { type Hex, hexToBigInt } from "viem";
@@ -35,6 +38,8 @@ export const DEFAULT_BLOCK_POLL_MS = 250;
 const RESUBSCRIBE_MS = 1000;
 /** A ping this often keeps the socket open through idle-closing proxies. */
 const KEEP_ALIVE_MS = 5000;
+/** While subscribed, the head is read this often to catch a subscription that went silent. */
+const SILENCE_CHECK_MS = 5000;
 let followers = 0;
 
 export interface HeadFollowerOptions {
@@ -45,7 +50,20 @@ export interface HeadFollowerOptions {
   /** BLOCK_POLL_MS. */
   pollMs: number;
   resubscribeMs?: number;
+  /** While subscribed, how often the head is read to catch a silent subscription. */
+  silenceCheckMs?: number;
   logger: Logger;
+}
+
+/** The chain moved past the subscription's last head, and one check later it had still not pushed the newer one. */
+export class HeadSubscriptionSilentError extends Error {
+  override name = "HeadSubscriptionSilentError";
+  constructor(
+    readonly chainHead: bigint,
+    readonly subscriptionHead: bigint,
+  ) {
+    super(`the chain is at block ${chainHead}; the subscription's last head is ${subscriptionHead}`);
+  }
 }
 
 type SocketClient = Awaited<ReturnType<typeof getWebSocketRpcClient>>;
@@ -74,6 +92,11 @@ export class HeadFollower implements HeadSource {
   #polledAt = 0;
   /** When the subscription was lost, while it is. */
   #lostAt: number | undefined;
+  #silenceTimer: NodeJS.Timeout | undefined;
+  /** The newest head the subscription accounts for: the head when it was confirmed, then each one it pushed. */
+  #subscriptionHead: bigint | undefined;
+  /** The subscription's head when a check last found the chain ahead of it; undefined when it was not behind. */
+  #behindAt: bigint | undefined;
 
   constructor(private readonly options: HeadFollowerOptions) {}
 
@@ -113,6 +136,7 @@ export class HeadFollower implements HeadSource {
     this.#attempt++;
     clearTimeout(this.#pollTimer);
     clearTimeout(this.#resubscribeTimer);
+    clearTimeout(this.#silenceTimer);
     this.#polling = false;
     this.#subscribed = false;
     this.#closeSocket();
@@ -175,7 +199,7 @@ export class HeadFollower implements HeadSource {
         onResponse: (message: SubscriptionMessage) => {
           if (attempt !== this.#attempt) return;
           if (message.error) this.#lost(attempt, new Error(message.error.message ?? "eth_subscribe refused"));
-          else if (typeof message.result === "string") this.#confirmed();
+          else if (typeof message.result === "string") this.#confirmed(attempt);
           else if (message.params?.result?.number) this.#pushedHead(message.params.result);
         },
         onError: (error?: unknown) => this.#lost(attempt, error),
@@ -188,6 +212,8 @@ export class HeadFollower implements HeadSource {
   /** A pushed head: its fields are kept (the indexer need not read the block again), then it is seen. */
   #pushedHead(head: NonNullable<NonNullable<SubscriptionMessage["params"]>["result"]>): void {
     const number = hexToBigInt(head.number!);
+    if (this.#subscriptionHead === undefined || number > this.#subscriptionHead)
+      this.#subscriptionHead = number;
     this.#pushed =
       head.hash && head.parentHash && head.timestamp
         ? { number, hash: head.hash, parentHash: head.parentHash, timestamp: hexToBigInt(head.timestamp) }
@@ -195,8 +221,11 @@ export class HeadFollower implements HeadSource {
     this.#seen(number);
   }
 
-  #confirmed(): void {
+  #confirmed(attempt: number): void {
     this.#subscribed = true;
+    this.#subscriptionHead = this.#latest;
+    this.#behindAt = undefined;
+    this.#scheduleSilenceCheck(attempt);
     clearTimeout(this.#pollTimer);
     this.#pollTimer = undefined;
     this.#polling = false;
@@ -210,14 +239,56 @@ export class HeadFollower implements HeadSource {
     // A head mined between the last poll and the subscription: read once, so none waits for the next block.
     this.options.client
       .getBlockNumber({ cacheTime: 0 })
-      .then((blockNumber) => this.#seen(blockNumber))
+      .then((blockNumber) => {
+        if (attempt !== this.#attempt) return;
+        if (this.#subscriptionHead === undefined || blockNumber > this.#subscriptionHead)
+          this.#subscriptionHead = blockNumber;
+        this.#seen(blockNumber);
+      })
       .catch(() => {});
+  }
+
+  #scheduleSilenceCheck(attempt: number): void {
+    clearTimeout(this.#silenceTimer);
+    this.#silenceTimer = setTimeout(
+      () => void this.#checkSilence(attempt),
+      this.options.silenceCheckMs ?? SILENCE_CHECK_MS,
+    );
+  }
+
+  /**
+   * Reads the head while subscribed. A head the subscription has not pushed is handed over at once (nothing waits
+   * for a silent subscription beyond one check); if the subscription has pushed nothing newer by the next check,
+   * it is lost. A head pushed a moment after the read is a race, not a silence: the next check finds it pushed.
+   */
+  async #checkSilence(attempt: number): Promise<void> {
+    let chainHead: bigint;
+    try {
+      chainHead = await this.options.client.getBlockNumber({ cacheTime: 0 });
+    } catch {
+      // The chain out of reach over HTTP says nothing about the subscription.
+      if (attempt === this.#attempt && this.#subscribed) this.#scheduleSilenceCheck(attempt);
+      return;
+    }
+    if (attempt !== this.#attempt || !this.#subscribed) return;
+    const subscriptionHead = this.#subscriptionHead ?? -1n;
+    if (chainHead <= subscriptionHead) this.#behindAt = undefined;
+    else if (this.#behindAt === subscriptionHead) {
+      this.#lost(attempt, new HeadSubscriptionSilentError(chainHead, subscriptionHead));
+      this.#seen(chainHead);
+      return;
+    } else {
+      this.#behindAt = subscriptionHead;
+      this.#seen(chainHead);
+    }
+    this.#scheduleSilenceCheck(attempt);
   }
 
   #lost(attempt: number, error: unknown): void {
     if (attempt !== this.#attempt || this.#stopped) return;
     this.#attempt++;
     this.#subscribed = false;
+    clearTimeout(this.#silenceTimer);
     this.#closeSocket();
     if (this.#lostAt === undefined) {
       this.#lostAt = Date.now();

@@ -1,6 +1,8 @@
 // Following heads (issue 25.1): over a WebSocket subscription to new heads when one is configured, by polling
 // eth_blockNumber otherwise. The subscription killed mid-run (a TCP proxy the test controls) falls back to polling
 // with one warning, loses no head, and is resubscribed; a burst of blocks reaches the listener as its newest head.
+// A subscription that goes silent without closing (a proxy or provider that stops pushing) is caught by the
+// follower's own check of the head, not trusted for good.
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChainPublicClient } from "../../src/chain/client.ts";
@@ -118,6 +120,52 @@ describe("HeadFollower", () => {
         "new-head subscription restored: following heads over WebSocket again",
       );
       expect(seen).toEqual([...seen].sort((a, b) => (a < b ? -1 : 1)));
+    } finally {
+      await follower.stop();
+    }
+  });
+
+  it("notices a subscription gone silent while its socket stays open, catches up, polls and resubscribes", async () => {
+    lines.length = 0;
+    const { client } = countingClient();
+    const follower = new HeadFollower({
+      client,
+      webSocketUrl: proxy.proxiedUrl(chain.rpcUrl).replace(/^http/, "ws"),
+      pollMs: 50,
+      resubscribeMs: 200,
+      silenceCheckMs: 150,
+      logger,
+    });
+    const seen: bigint[] = [];
+    follower.onHead((head) => seen.push(head));
+    follower.start();
+    try {
+      await eventually(() => follower.mode === "subscription", "subscribed");
+      const start = await chain.publicClient.getBlockNumber();
+      // Quiet chain, healthy subscription: the checks find nothing newer and change nothing.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(follower.mode).toBe("subscription");
+      expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+
+      // The socket stays open and carries nothing (the keep-alive pings included): the chain moves on unseen
+      // by the subscription, and the check sees it.
+      proxy.freeze();
+      await chain.mine(1);
+      await eventually(() => seen.at(-1) === start + 1n, "the head behind a silent subscription is seen");
+      await eventually(() => follower.mode === "polling", "polling once the subscription is found silent");
+      expect(lines.filter((line) => line.level >= 40).map((line) => line.msg)).toEqual([
+        "new-head subscription lost: polling eth_blockNumber until it is back",
+      ]);
+      await chain.mine(2);
+      await eventually(() => seen.at(-1) === start + 3n, "heads polled");
+
+      proxy.restore({ leaveFrozen: true });
+      await eventually(() => follower.mode === "subscription", "resubscribed on a new connection");
+      await chain.mine(1);
+      await eventually(() => seen.at(-1) === start + 4n, "heads pushed again");
+      expect(follower.pushedBlock(start + 4n)?.number).toBe(start + 4n);
+      expect(seen).toEqual([...seen].sort((a, b) => (a < b ? -1 : 1)));
+      expect(new Set(seen).size).toBe(seen.length);
     } finally {
       await follower.stop();
     }
