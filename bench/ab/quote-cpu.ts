@@ -10,11 +10,15 @@
 // whatever the CPU): `--connections` opens more, from `--clients` loopback addresses (127.0.0.1, .2, …) since one
 // client holds at most its share of each solver's slots, and each solver's cap is raised to `--solver-slots`.
 //
+// `--bare` measures a third server in the same rounds: bare-auction-server.ts, a Fastify route doing only the
+// I/O any Node `/quote` does (the wallet's body, the six solver requests on kept-alive connections, their answers,
+// one JSON answer): the floor under both builds' CPU per `/quote` on this machine and in this run.
+//
 // `--together` runs both builds at once, each on its own database and loaded by its own closed loop of
 // `--connections`, their CPU read over the same 10 s: on a machine whose other load comes and goes, the two figures
 // of a round then see the same machine, where one build after the other may not (both still share the solvers).
 //   BASELINE_ROOT=/path/to/checkout npx tsx bench/ab/quote-cpu.ts [--db postgres|pglite] [--rounds 3]
-//     [--connections 16] [--clients 1] [--solver-slots 32] [--together]
+//     [--connections 16] [--clients 1] [--solver-slots 32] [--together] [--bare]
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +30,7 @@ import { ownDatabase } from "../lib/bench-databases.ts";
 import { runClosedLoop } from "../lib/closed-loop.ts";
 import { processCpuMs } from "../lib/cpu.ts";
 import { loadAverage } from "../lib/machine.ts";
+import { type RunningProcess, startBareAuction } from "../lib/processes.ts";
 import { summarizeProfile } from "../lib/profile-summary.ts";
 import { serveDeployment } from "../lib/sluice-server.ts";
 import { quoteBody, SWAP_SOLVER_COUNT, startFixture } from "../suites/swap.ts";
@@ -40,6 +45,7 @@ const { values: args } = parseArgs({
     clients: { type: "string", default: "1" },
     "solver-slots": { type: "string" },
     together: { type: "boolean", default: false },
+    bare: { type: "boolean", default: false },
   },
 });
 const count = (name: string, value: string | undefined): number => {
@@ -59,7 +65,9 @@ const together = args.together === true;
 const solverSlots =
   args["solver-slots"] === undefined ? undefined : count("solver-slots", args["solver-slots"]);
 const builds = { this: fileURLToPath(new URL("../..", import.meta.url)), baseline };
-type Build = keyof typeof builds;
+/** The two builds, and the bare auction when `--bare` asks for it. */
+type Build = keyof typeof builds | "bare";
+const withBare = args.bare === true;
 const SECONDS = 10;
 
 const scratch = mkdtempSync(join(tmpdir(), "sluice-ab-cpu-"));
@@ -70,14 +78,20 @@ const body = quoteBody(chain);
 const figures: Record<Build, Array<{ cpuMsPerQuote: number; perSecond: number }>> = {
   this: [],
   baseline: [],
+  bare: [],
 };
 const load = () => loadAverage().toFixed(2);
 console.log(
   `${kind}, ${rounds} rounds, ${CONNECTIONS} connections from ${clients} client address(es), solver slots ` +
-    `${solverSlots ?? "default"}${together ? ", both builds loaded at once" : ""}; load average ${load()} at the start`,
+    `${solverSlots ?? "default"}${together ? ", both builds loaded at once" : ""}` +
+    `${withBare ? ", the bare auction measured too" : ""}; load average ${load()} at the start`,
 );
 /** Starts `build` on a fresh database of its own. */
-async function startBuild(build: Build, round: number) {
+async function startBuild(build: Build, round: number): Promise<RunningProcess> {
+  if (build === "bare")
+    return startBareAuction(
+      fixture.solvers.ready.solvers.map(({ id, url }) => ({ url, secret: fixture.secrets.get(id)! })),
+    );
   const database = ownDatabase(kind, `ab_cpu_${build}`);
   await database.reset();
   // Created empty: each build migrates it with its own migrations.
@@ -90,7 +104,7 @@ async function startBuild(build: Build, round: number) {
   }
 }
 
-type Server = Awaited<ReturnType<typeof startBuild>>;
+type Server = RunningProcess;
 
 /** Loads each server with its own closed loop, all at once: 2 s of warm-up, then the measured seconds. */
 async function measure(round: number, running: Array<{ build: Build; server: Server }>) {
@@ -123,6 +137,7 @@ async function measure(round: number, running: Array<{ build: Build; server: Ser
 try {
   for (let round = 0; round < rounds; round++) {
     const order: Build[] = round % 2 ? ["baseline", "this"] : ["this", "baseline"];
+    if (withBare) order.push("bare");
     if (together) {
       const running: Array<{ build: Build; server: Server }> = [];
       try {
@@ -153,6 +168,13 @@ try {
       `${b.cpu.toFixed(2)} ms, ${b.rate.toFixed(1)} /s; CPU ${(a.cpu / b.cpu).toFixed(2)} ×, ` +
       `throughput ${(a.rate / b.rate).toFixed(2)} ×; load average ${load()} at the end`,
   );
+  if (withBare) {
+    const bare = summary("bare");
+    console.log(
+      `the bare auction: ${bare.cpu.toFixed(2)} ms CPU per /quote, ${bare.rate.toFixed(1)} /s; this build's CPU ` +
+        `${(a.cpu / bare.cpu).toFixed(2)} × the bare auction's, the baseline's ${(b.cpu / bare.cpu).toFixed(2)} ×`,
+    );
+  }
   if (profiles) {
     for (const file of readdirSync(profiles).filter((name) => name.endsWith(".cpuprofile"))) {
       const { busyMs, shares } = summarizeProfile(join(profiles, file), 30);

@@ -107,10 +107,24 @@ function pickJson(line: string, pick: (entry: Record<string, unknown>) => string
  * Starts the baseline process: `${origin}/bare` (a small JSON object) and, with `bodyFile`, `${origin}/body`
  * (that file's bytes). `baseUrl` is the origin.
  */
-export async function startBare(options: { bodyFile?: string } = {}): Promise<RunningProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/lib/bare-server.ts"], {
+export function startBare(options: { bodyFile?: string } = {}): Promise<RunningProcess> {
+  return startBareScript(
+    "bench/lib/bare-server.ts",
+    options.bodyFile ? { BARE_BODY_FILE: options.bodyFile } : {},
+  );
+}
+
+/** Starts bare-auction-server.ts, asking these solvers: its `/quote` is at the origin, `baseUrl`. */
+export function startBareAuction(solvers: Array<{ url: string; secret: string }>): Promise<RunningProcess> {
+  return startBareScript("bench/lib/bare-auction-server.ts", {
+    BARE_AUCTION_SOLVERS: JSON.stringify(solvers),
+  });
+}
+
+async function startBareScript(script: string, env: Record<string, string>): Promise<RunningProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: ROOT,
-    env: { ...process.env, ...(options.bodyFile ? { BARE_BODY_FILE: options.bodyFile } : {}) },
+    env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const baseUrl = await waitForLine(child, (entry) =>

@@ -8,6 +8,6 @@ import { fileURLToPath } from "node:url";
 const PROFILER = fileURLToPath(new URL("./cpu-profiler.mjs", import.meta.url));
 
 export function serverNodeOptions(): Record<string, string> {
-  if (!process.env.BENCH_SERVER_CPU_PROFILE) return {};
+  if (!process.env.BENCH_SERVER_CPU_PROFILE && !process.env.BENCH_SERVER_HEAP_PROFILE) return {};
   return { NODE_OPTIONS: `--import ${PROFILER}` };
 }

@@ -76,6 +76,8 @@ export const swapSuite: BenchSuite = {
 export interface SwapFixture {
   deployment: WrittenDeployment;
   solvers: ScriptProcess<SolversReady>;
+  /** Each solver's shared secret, by id. */
+  secrets: ReadonlyMap<string, string>;
 }
 
 /** The solver process and the deployment file naming its servers, each solver with its own Executor. */
@@ -116,7 +118,7 @@ export async function startFixture(
       ),
       { chain, secrets },
     );
-    return { deployment, solvers };
+    return { deployment, solvers, secrets };
   } catch (error) {
     await solvers.stop();
     throw error;
