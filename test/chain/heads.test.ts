@@ -6,7 +6,7 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChainPublicClient } from "../../src/chain/client.ts";
-import { HeadFollower } from "../../src/chain/heads.ts";
+import { HeadFollower, type HeadFollowerOptions } from "../../src/chain/heads.ts";
 import { useTestChain } from "../support/anvil.ts";
 import { eventually } from "../support/gates.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
@@ -42,6 +42,25 @@ describe("HeadFollower", () => {
     return { client, counts };
   }
 
+  /** A started follower subscribed through the proxy, and the heads it has handed over. */
+  function followThroughProxy(
+    client: HeadFollowerOptions["client"],
+    options: { silenceCheckMs?: number } = {},
+  ) {
+    const follower = new HeadFollower({
+      client,
+      webSocketUrl: proxy.proxiedUrl(chain.rpcUrl).replace(/^http/, "ws"),
+      pollMs: 50,
+      resubscribeMs: 200,
+      ...options,
+      logger,
+    });
+    const seen: bigint[] = [];
+    follower.onHead((head) => seen.push(head));
+    follower.start();
+    return { follower, seen };
+  }
+
   it("polls eth_blockNumber without a WebSocket, and hands a burst of blocks over as its newest head", async () => {
     const { client } = countingClient();
     const follower = new HeadFollower({ client, pollMs: 50, logger });
@@ -68,16 +87,7 @@ describe("HeadFollower", () => {
   it("follows new heads over WebSocket, falls back to polling when the subscription is cut, and resubscribes", async () => {
     lines.length = 0;
     const { client, counts } = countingClient();
-    const follower = new HeadFollower({
-      client,
-      webSocketUrl: proxy.proxiedUrl(chain.rpcUrl).replace(/^http/, "ws"),
-      pollMs: 50,
-      resubscribeMs: 200,
-      logger,
-    });
-    const seen: bigint[] = [];
-    follower.onHead((head) => seen.push(head));
-    follower.start();
+    const { follower, seen } = followThroughProxy(client);
     try {
       await eventually(() => follower.mode === "subscription", "subscribed");
       const start = await chain.publicClient.getBlockNumber();
@@ -127,18 +137,7 @@ describe("HeadFollower", () => {
 
   it("notices a subscription gone silent while its socket stays open, catches up, polls and resubscribes", async () => {
     lines.length = 0;
-    const { client } = countingClient();
-    const follower = new HeadFollower({
-      client,
-      webSocketUrl: proxy.proxiedUrl(chain.rpcUrl).replace(/^http/, "ws"),
-      pollMs: 50,
-      resubscribeMs: 200,
-      silenceCheckMs: 150,
-      logger,
-    });
-    const seen: bigint[] = [];
-    follower.onHead((head) => seen.push(head));
-    follower.start();
+    const { follower, seen } = followThroughProxy(countingClient().client, { silenceCheckMs: 150 });
     try {
       await eventually(() => follower.mode === "subscription", "subscribed");
       const start = await chain.publicClient.getBlockNumber();
