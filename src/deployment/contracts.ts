@@ -4,29 +4,37 @@
 import type { Address } from "viem";
 import type { Deployment } from "./schema.ts";
 
-/** Lowercase addresses of the deployment's contracts. */
-export function deploymentContracts(
-  deployment: Pick<
-    Deployment,
-    | "reactor"
-    | "executors"
-    | "adapterFactory"
-    | "multicall"
-    | "adapters"
-    | "solvers"
-    | "inputTokens"
-    | "outputTokens"
-  >,
-): ReadonlySet<Address> {
-  const addresses: Address[] = [
-    deployment.reactor,
-    ...deployment.executors,
-    ...deployment.solvers.map((solver) => solver.filler),
-    deployment.adapterFactory,
-    ...(deployment.multicall ? [deployment.multicall] : []),
-    ...deployment.adapters.map((adapter) => adapter.address),
-    ...deployment.inputTokens.map((token) => token.address),
-    ...deployment.outputTokens.map((token) => token.address),
-  ];
-  return new Set(addresses.map((address) => address.toLowerCase() as Address));
+type ContractFields = Pick<
+  Deployment,
+  | "reactor"
+  | "executors"
+  | "adapterFactory"
+  | "multicall"
+  | "adapters"
+  | "solvers"
+  | "inputTokens"
+  | "outputTokens"
+>;
+
+/** Made once per deployment: every quote's and order's recipients are checked against it. */
+const made = new WeakMap<ContractFields, ReadonlySet<Address>>();
+
+/** Lowercase addresses of the deployment's contracts (a deployment is not changed once loaded). */
+export function deploymentContracts(deployment: ContractFields): ReadonlySet<Address> {
+  let contracts = made.get(deployment);
+  if (!contracts) {
+    const addresses: Address[] = [
+      deployment.reactor,
+      ...deployment.executors,
+      ...deployment.solvers.map((solver) => solver.filler),
+      deployment.adapterFactory,
+      ...(deployment.multicall ? [deployment.multicall] : []),
+      ...deployment.adapters.map((adapter) => adapter.address),
+      ...deployment.inputTokens.map((token) => token.address),
+      ...deployment.outputTokens.map((token) => token.address),
+    ];
+    contracts = new Set(addresses.map((address) => address.toLowerCase() as Address));
+    made.set(deployment, contracts);
+  }
+  return contracts;
 }
