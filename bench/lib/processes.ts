@@ -6,6 +6,7 @@ import { closeSync, openSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { serverNodeOptions } from "./server-node-options.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -114,10 +115,15 @@ export function startBare(options: { bodyFile?: string } = {}): Promise<RunningP
   );
 }
 
-/** Starts bare-auction-server.ts, asking these solvers: its `/quote` is at the origin, `baseUrl`. */
+/**
+ * Starts bare-auction-server.ts, asking these solvers: its `/quote` is at the origin, `baseUrl`. Profiled like a
+ * server under test (BENCH_SERVER_CPU_PROFILE), so its profile reads beside theirs.
+ */
 export function startBareAuction(solvers: Array<{ url: string; secret: string }>): Promise<RunningProcess> {
   return startBareScript("bench/lib/bare-auction-server.ts", {
     BARE_AUCTION_SOLVERS: JSON.stringify(solvers),
+    // Beside tsx's own --import, which the command line holds.
+    ...serverNodeOptions(),
   });
 }
 
