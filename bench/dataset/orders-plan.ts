@@ -3,7 +3,10 @@
 import { createHash } from "node:crypto";
 import { type Address, keccak256, toHex } from "viem";
 
-/** The suite's own database: sluice_bench_orders on PostgreSQL, .data-bench/orders/ for PGlite. */
+/**
+ * The suite's own database: sluice_bench_orders on PostgreSQL, .data-bench/orders/ for PGlite; served by a build
+ * with other migrations (BENCH_SLUICE_ROOT), `orders_<their hash>` (store.ts `ordersDatabase`).
+ */
 export const ORDERS_DATABASE = "orders";
 
 export interface OrdersPlan {

@@ -1,21 +1,20 @@
 // Where each database kind keeps the partner dataset (PostgreSQL: database `sluice_bench`; PGlite:
 // `.data-bench/pglite/`, both made and dropped through lib/bench-databases.ts), and the marker that says a stored
 // dataset is complete. The marker row is written last, after every snapshot has committed: a run that died
-// half-way leaves no marker, and the next run starts over.
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+// half-way leaves no marker, and the next run starts over. Also which database holds the orders dataset for the build
+// being served (`ordersDatabase`).
 import type { Database } from "../../src/db/client.ts";
 import {
   BENCH_DATA_DIR,
   type BenchDatabase,
+  ownDatabase,
   pgliteDatabase,
   postgresDatabase,
 } from "../lib/bench-databases.ts";
+import { migrationsFingerprint, otherServedMigrations, servedRoot } from "../lib/served-build.ts";
+import { ORDERS_DATABASE } from "./orders-plan.ts";
 
 export type BenchDatabaseKind = "postgres" | "pglite";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export const BENCH_DATABASE_NAME = "sluice_bench";
 
@@ -27,19 +26,27 @@ export function benchDatabase(kind: BenchDatabaseKind): BenchDatabase {
     : pgliteDatabase(`${BENCH_DATA_DIR}/pglite`);
 }
 
-const MIGRATIONS_DIR = `${ROOT}src/db/migrations`;
+/**
+ * The orders dataset's database. Served by a build with other migrations (BENCH_SLUICE_ROOT: an A/B run), it is
+ * one of that build's own, `sluice_bench_orders_<its migrations' hash>` (`.data-bench/orders_<hash>/`), migrated by
+ * that build: each build keeps its dataset and neither regenerates the other's.
+ */
+export function ordersDatabase(kind: BenchDatabaseKind): BenchDatabase {
+  const other = otherServedMigrations();
+  return ownDatabase(kind, other === undefined ? ORDERS_DATABASE : `${ORDERS_DATABASE}_${other}`);
+}
+
+/** The hash of the migrations the build serving (BENCH_SLUICE_ROOT, else this checkout) writes its schema with. */
+export function servedSchemaFingerprint(): string {
+  return migrationsFingerprint(servedRoot());
+}
 
 /**
- * A hash of the migrations the dataset was written under. drizzle re-applies a migration whose file changed,
- * which fails on a database that already has its tables, so a changed schema means a new dataset.
+ * A hash of the migrations the dataset was written under (this checkout's). drizzle re-applies a migration whose
+ * file changed, which fails on a database that already has its tables, so a changed schema means a new dataset.
  */
 export function schemaFingerprint(): string {
-  const hash = createHash("sha256");
-  for (const file of readdirSync(MIGRATIONS_DIR, { recursive: true, encoding: "utf8" }).sort()) {
-    if (!file.endsWith(".sql") && !file.endsWith("_journal.json")) continue;
-    hash.update(file).update(readFileSync(`${MIGRATIONS_DIR}/${file}`));
-  }
-  return hash.digest("hex").slice(0, 16);
+  return migrationsFingerprint();
 }
 
 /** The facts of a complete dataset generated from `fingerprint`, or undefined when there is none. */

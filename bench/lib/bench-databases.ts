@@ -2,13 +2,14 @@
 // (created and dropped here only; no other database there is touched) or a PGlite data directory under
 // `.data-bench/` (gitignored). A suite's own is `sluice_bench_<name>` or `.data-bench/<name>/`; the partner
 // suite's dataset lives in `sluice_bench` or `.data-bench/pglite/` (dataset/store.ts). `serveEnv` is what
-// `sluice serve` needs to use one.
+// `sluice serve` needs to use one. `open` migrates with the build that will serve it (lib/served-build.ts).
 import { readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import type { BenchDatabaseKind } from "../dataset/store.ts";
+import { migrateWithServedBuild, otherServedMigrations } from "./served-build.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const BENCH_DATA_DIR = `${ROOT}.data-bench`;
@@ -26,7 +27,10 @@ export interface BenchDatabase {
   reset(): Promise<void>;
   /** Opens (creating if needed) without migrating: for reading the marker of a possibly older schema. */
   openUnmigrated(): Promise<Database>;
-  /** Opens (creating if needed) and migrates. */
+  /**
+   * Opens (creating if needed) and migrates: with this checkout's migrations, or, when BENCH_SLUICE_ROOT serves a
+   * build with other migrations, by that build's `sluice migrate`.
+   */
   open(): Promise<Database>;
   /** What the output names: "PostgreSQL 15.x (host/db)" or "PGlite x.y (in the server's process)". */
   version(): Promise<string>;
@@ -61,16 +65,18 @@ export function postgresDatabase(name: string, serveEnv: Record<string, string> 
     });
     return openDatabase({ kind: "postgres", url: url.toString(), poolSize: 2 });
   };
+  const env = { DATABASE_URL: url.toString(), ...serveEnv };
   return {
     kind: "postgres",
     location: `${url.host}/${name}`,
-    serveEnv: { DATABASE_URL: url.toString(), ...serveEnv },
+    serveEnv: env,
     reset: () =>
       admin(async (client) => {
         await client.query(`drop database if exists ${name} with (force)`);
       }),
     openUnmigrated,
-    open: async () => migrated(await openUnmigrated()),
+    // `sluice migrate` wants the database to exist: an empty one is made first.
+    open: () => migrated(openUnmigrated, env, async () => (await openUnmigrated()).close()),
     version: () =>
       admin(async (client) => {
         const result = await client.query<{ server_version: string }>("show server_version");
@@ -83,13 +89,15 @@ export function postgresDatabase(name: string, serveEnv: Record<string, string> 
 export function pgliteDatabase(dataDir: string, serveEnv: Record<string, string> = {}): BenchDatabase {
   const databaseDir = `${dataDir}/db`;
   const openUnmigrated = () => openDatabase({ kind: "pglite", dataDir: databaseDir });
+  const env = { ...serveEnv, DATA_DIR: dataDir };
   return {
     kind: "pglite",
     location: databaseDir,
-    serveEnv: { ...serveEnv, DATA_DIR: dataDir },
+    serveEnv: env,
     reset: async () => rmSync(databaseDir, { recursive: true, force: true }),
     openUnmigrated,
-    open: async () => migrated(await openUnmigrated()),
+    // No directory is made first: this checkout would make it a copy of its own migrated template.
+    open: () => migrated(openUnmigrated, env, async () => {}),
     async version() {
       const manifest = JSON.parse(
         readFileSync(`${ROOT}node_modules/@electric-sql/pglite/package.json`, "utf8"),
@@ -99,7 +107,18 @@ export function pgliteDatabase(dataDir: string, serveEnv: Record<string, string>
   };
 }
 
-async function migrated(database: Database): Promise<Database> {
+async function migrated(
+  openUnmigrated: () => Promise<Database>,
+  serveEnv: Record<string, string>,
+  /** Before another build migrates: whatever its `sluice migrate` needs to exist. */
+  prepareForServedBuild: () => Promise<void>,
+): Promise<Database> {
+  if (otherServedMigrations() !== undefined) {
+    await prepareForServedBuild();
+    await migrateWithServedBuild(serveEnv);
+    return openUnmigrated();
+  }
+  const database = await openUnmigrated();
   try {
     await migrate(database);
     return database;

@@ -6,14 +6,12 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { closeSync, openSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { freePort } from "../../src/app/listen-address.ts";
 import type { BenchDatabase } from "./bench-databases.ts";
 import { BENCH_LIMITS_ENV, type RunningProcess } from "./processes.ts";
+import { servedRoot } from "./served-build.ts";
 import { serverNodeOptions } from "./server-node-options.ts";
 import type { WrittenDeployment } from "./sluice-deployment.ts";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** How long the server may take to answer: the devnet deploys its contracts on a first start. */
 const READY_TIMEOUT_MS = 180_000;
@@ -33,7 +31,7 @@ export async function startSluiceServer(
   const logFd = openSync(options.logFile, "a");
   const child = spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
     // Another checkout's build (BENCH_SLUICE_ROOT, read at each start) serves an A/B run of two builds.
-    cwd: process.env.BENCH_SLUICE_ROOT ?? ROOT,
+    cwd: servedRoot(),
     // Every suite's server: request logs at info, no demo data, the profiler when BENCH_SERVER_CPU_PROFILE asks.
     env: {
       ...process.env,

@@ -7,16 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OrdersDatasetFacts } from "../dataset/orders-dataset.ts";
-import {
-  executorOf,
-  FULL_ORDERS_PLAN,
-  ORDERS_ADDRESSES,
-  ORDERS_DATABASE,
-  solverIdOf,
-} from "../dataset/orders-plan.ts";
-import type { BenchDatabaseKind } from "../dataset/store.ts";
+import { executorOf, FULL_ORDERS_PLAN, ORDERS_ADDRESSES, solverIdOf } from "../dataset/orders-plan.ts";
+import { type BenchDatabaseKind, ordersDatabase } from "../dataset/store.ts";
 import { type BenchChain, startBenchChain } from "../lib/bench-chain.ts";
-import { ownDatabase } from "../lib/bench-databases.ts";
 import { cpuDuring, processCpuMs } from "../lib/cpu.ts";
 import { fetchBody } from "../lib/http.ts";
 import { loadAverage } from "../lib/machine.ts";
@@ -88,7 +81,7 @@ async function runOnDatabase(
   // The full million loads into PGlite too (about two minutes); --pglite-scale loads a fraction.
   const scale = kind === "pglite" ? options.pgliteScale : 1;
   const dataset = await ensureOrdersDataset(kind, { regenerate: options.regenerate, scale });
-  const database = ownDatabase(kind, ORDERS_DATABASE);
+  const database = ordersDatabase(kind);
   const version = await database.version();
   await bindToChain(kind, chain);
   const deployment = writeDeployment(scratch, deploymentInput(chain), { chain });
@@ -223,7 +216,7 @@ async function runOnDatabase(
 
 /** Run once the server is gone: PGlite is a single connection inside the server's process. */
 async function diagnoseDatabase(kind: BenchDatabaseKind): Promise<PageDiagnosis> {
-  const database = await ownDatabase(kind, ORDERS_DATABASE).openUnmigrated();
+  const database = await ordersDatabase(kind).openUnmigrated();
   try {
     return await diagnoseFilledPage(database);
   } finally {
@@ -287,7 +280,7 @@ async function checkRoute(baseUrl: string, route: OrdersRoute): Promise<Buffer> 
  * run's chain first, and the previous run's indexer progress is cleared.
  */
 async function bindToChain(kind: BenchDatabaseKind, chain: BenchChain): Promise<void> {
-  const database = await ownDatabase(kind, ORDERS_DATABASE).openUnmigrated();
+  const database = await ordersDatabase(kind).openUnmigrated();
   try {
     await database.query(
       `insert into chain_identity (id, chain_id, genesis_hash) values (1, $1, $2)
