@@ -14,6 +14,10 @@
 // I/O any Node `/quote` does (the wallet's body, the six solver requests on kept-alive connections, their answers,
 // one JSON answer): the floor under both builds' CPU per `/quote` on this machine and in this run.
 //
+// Run one build at a time (not `--together`), each round also says where the rest of the machine's CPU went per
+// `/quote`: the six solver servers, the load generator (this process), the build's PostgreSQL backends, and the
+// whole machine's busy time (/proc/stat) — at saturation, the venue's throughput is the two cores over that sum.
+//
 // `--together` runs both builds at once, each on its own database and loaded by its own closed loop of
 // `--connections`, their CPU read over the same 10 s: on a machine whose other load comes and goes, the two figures
 // of a round then see the same machine, where one build after the other may not (both still share the solvers).
@@ -28,8 +32,9 @@ import type { BenchDatabaseKind } from "../dataset/store.ts";
 import { startBenchChain } from "../lib/bench-chain.ts";
 import { ownDatabase } from "../lib/bench-databases.ts";
 import { runClosedLoop } from "../lib/closed-loop.ts";
-import { processCpuMs } from "../lib/cpu.ts";
+import { machineBusyMs, processCpuMs } from "../lib/cpu.ts";
 import { loadAverage } from "../lib/machine.ts";
+import { openBackendProbe } from "../lib/pg-backends.ts";
 import { type RunningProcess, startBareAuction } from "../lib/processes.ts";
 import { summarizeProfile } from "../lib/profile-summary.ts";
 import { serveDeployment } from "../lib/sluice-server.ts";
@@ -118,9 +123,14 @@ async function measure(round: number, running: Array<{ build: Build; server: Ser
       localAddresses,
     });
   await Promise.all(running.map(({ server }) => loop(server, 2)));
+  const alone = running.length === 1 ? running[0]!.build : undefined;
+  const others = alone === undefined ? undefined : await othersProbe(alone);
   const before = running.map(({ server }) => processCpuMs(server.child.pid!));
+  const othersBefore = await others?.read();
   const runs = await Promise.all(running.map(({ server }) => loop(server, SECONDS)));
   const cpuMs = running.map(({ server }, index) => processCpuMs(server.child.pid!) - before[index]!);
+  const othersAfter = await others?.read();
+  await others?.close();
   running.forEach(({ build }, index) => {
     const run = runs[index]!;
     const ok = run.requests.filter((request) => request.status === 200).length;
@@ -131,7 +141,43 @@ async function measure(round: number, running: Array<{ build: Build; server: Ser
         `${figure.perSecond.toFixed(1)} /quote per s, ${run.errors} errors, ` +
         `${run.requests.length - ok} non-200; load average ${load()}`,
     );
+    if (othersBefore && othersAfter) {
+      const per = (key: keyof CpuSplit) => ((othersAfter[key] - othersBefore[key]) / ok).toFixed(2);
+      console.log(
+        `  the rest, ms CPU per /quote: solvers ${per("solvers")}, load generator ${per("client")}, ` +
+          `PostgreSQL ${per("postgres")}; the whole machine ${per("machine")}`,
+      );
+    }
   });
+}
+
+interface CpuSplit {
+  solvers: number;
+  client: number;
+  postgres: number;
+  machine: number;
+}
+
+/** Reads the CPU time of everyone else a `/quote` of `build` costs (its database's backends: PostgreSQL only). */
+async function othersProbe(build: Build) {
+  const backends =
+    build !== "bare" && kind === "postgres"
+      ? await openBackendProbe(ownDatabase(kind, `ab_cpu_${build}`).serveEnv.DATABASE_URL!)
+      : undefined;
+  return {
+    async read(): Promise<CpuSplit> {
+      const usage = process.cpuUsage();
+      const pids = (await backends?.pids()) ?? [];
+      return {
+        solvers: processCpuMs(fixture.solvers.child.pid!),
+        client: (usage.user + usage.system) / 1000,
+        // A backend that came or went during the run is missed; the server's pool keeps its connections.
+        postgres: pids.reduce((sum, pid) => sum + processCpuMs(pid), 0),
+        machine: machineBusyMs(),
+      };
+    },
+    close: async () => backends?.close(),
+  };
 }
 
 try {

@@ -17,6 +17,15 @@ export function processCpuMs(pid: number): number {
   }
 }
 
+/** CPU milliseconds every core of the machine has been busy so far (not idle, not waiting for I/O), from /proc/stat. */
+export function machineBusyMs(): number {
+  const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!;
+  // cpu  user nice system idle iowait irq softirq steal …
+  const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = ticks.slice(0, 8).reduce((sum, value) => sum + value, 0);
+  return ((total - ticks[3]! - ticks[4]!) * 1000) / TICKS_PER_SECOND;
+}
+
 /** Measures the CPU milliseconds a changing set of processes uses between `start` and `stop`. */
 export async function cpuDuring<T>(
   pids: () => Promise<number[]>,
