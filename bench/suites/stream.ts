@@ -26,6 +26,7 @@ import { type Distribution, distribution } from "../lib/distribution.ts";
 import { loadAverage } from "../lib/machine.ts";
 import type { RunningProcess } from "../lib/processes.ts";
 import { readServerMemory, readSettledServerMemory } from "../lib/server-memory.ts";
+import { serverNodeOptions } from "../lib/server-node-options.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
 import { listenSse, type ReceivedEvent, type SseListener } from "../lib/sse-listener.ts";
 import { machineLine, runConditions } from "../lib/suite-report.ts";
@@ -51,6 +52,9 @@ export const STREAM_BENCH = {
   fdHeadroom: 512,
   targets: { wonToSolverMs: 50, fillToWalletMs: 250, idleRssMb: 200, fanOutMs: 100 },
 } as const;
+
+/** The servers' old-space limit: room for the devnet's own work and the idle streams' few KB each. */
+const STREAM_SERVER_HEAP_MB = 512;
 
 /** Latencies in ms; a stream or swap whose event did not come in time (or came only as a snapshot) is missed. */
 type Latencies = Distribution;
@@ -102,7 +106,16 @@ async function runOnDatabase(kind: BenchDatabaseKind, idleStreams: number): Prom
   const listeners: SseListener[] = [];
   const heldSnapshotStreams = HELD_SNAPSHOTS.held + HELD_SNAPSHOTS.perSecond * HELD_SNAPSHOTS.seconds + 1;
   const streamCap = String(idleStreams + STREAM_BENCH.fanOutStreams + heldSnapshotStreams + 100);
-  const streamEnv = { STREAM_MAX_CONNECTIONS: streamCap, STREAM_MAX_PER_IP: streamCap };
+  const streamEnv = {
+    STREAM_MAX_CONNECTIONS: streamCap,
+    STREAM_MAX_PER_IP: streamCap,
+    // A heap limit, as docs/operators.md ("Memory") tells an operator to give the server: without one V8 collects
+    // the garbage of what unread streams wrote lazily, and the held snapshots' RSS says more about V8's pace than
+    // about what the server keeps (test/orders/order-stream-memory.test.ts runs its server the same way).
+    NODE_OPTIONS: [serverNodeOptions().NODE_OPTIONS, `--max-old-space-size=${STREAM_SERVER_HEAP_MB}`]
+      .filter(Boolean)
+      .join(" "),
+  };
   try {
     await database.reset();
     // Stored before the devnet starts: it holds an embedded database alone.
