@@ -26,6 +26,15 @@ function backfillStatements(): string[] {
     .filter((statement) => /^(-- .*\n)*INSERT INTO "solver_(answer|order)_stats"/.test(statement));
 }
 
+/** `[name]` when the orders table has that trigger, else `[]`. */
+async function hasTrigger(database: Database, name: string): Promise<string[]> {
+  const rows = await database.query(
+    "select 1 from pg_trigger where tgrelid = 'orders'::regclass and tgname = $1",
+    [name],
+  );
+  return rows.length > 0 ? [name] : [];
+}
+
 export async function generateSolversDataset(
   database: Database,
   solverIds: readonly string[],
@@ -66,8 +75,11 @@ export async function generateSolversDataset(
            r.created_at
       from generate_series(0, ${orders - 1}) as g join quote_requests r on r.request_id = md5('r' || g)::uuid`);
   // Orders are written as stored rows, not status changes: the stream log's trigger is off meanwhile, and the
-  // aggregates (which only the order writers count) are built by the backfill below.
-  await database.query('alter table "orders" disable trigger "orders_record_event"');
+  // aggregates (which only the order writers count) are built by the backfill below. A build before migration 0018
+  // (an A/B's baseline) counted them in a trigger on orders: off as well, or the backfill would count them twice.
+  const orderTriggers = ["orders_record_event", ...(await hasTrigger(database, "orders_record_stats"))];
+  for (const trigger of orderTriggers)
+    await database.query(`alter table "orders" disable trigger "${trigger}"`);
   try {
     await database.query(`
       insert into orders (order_id, quote_id, request_id, order_hash, status, swapper, filler, solver_id, token_in,
@@ -83,7 +95,8 @@ export async function generateSolversDataset(
              q.request_id, q.token_out, q.amount_out, 1000000 + g % 300
         from generate_series(0, ${orders - 1}) as g join quotes q on q.quote_id = md5('q' || g)::uuid`);
   } finally {
-    await database.query('alter table "orders" enable trigger "orders_record_event"');
+    for (const trigger of orderTriggers)
+      await database.query(`alter table "orders" enable trigger "${trigger}"`);
   }
   for (const statement of backfillStatements()) await database.query(statement);
   await database.query("analyze");
