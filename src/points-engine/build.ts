@@ -7,7 +7,7 @@ import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
 import type { PointsEngineConfig } from "../deployment/schema.ts";
 import type { Logger } from "../logger.ts";
-import { readStakeEvents } from "./chain/logs.ts";
+import { readBlockStakeEvents, readStakeEvents } from "./chain/logs.ts";
 import { type ChainScope, readScope } from "./chain/scope.ts";
 import { type PointsChainSource, rpcChainSource } from "./chain-source.ts";
 import { PointsEngine } from "./engine.ts";
@@ -76,7 +76,11 @@ export function buildPointsEngine(setup: PointsEngineSetup): PointsEngineParts {
       restore: (records) => PointsLedger.restore(read, records),
     };
   };
-  const chain = rpcChainSource(client, async (from, to) => readStakeEvents(client, await scope(), from, to));
+  const chain = rpcChainSource(
+    client,
+    async (from, to) => readStakeEvents(client, await scope(), from, to),
+    async (header) => readBlockStakeEvents(client, await scope(), header),
+  );
   const follower = new PointsFollower({
     database: setup.database,
     clock: setup.clock,

@@ -226,12 +226,12 @@ export class PointsFollower {
       to = readAhead.to;
       points = await readAhead.points;
     } else {
-      points = await this.#readRange(from, to);
+      points = await this.#readRange(from, to, finalBlock);
     }
     const next = to + 1n;
     const nextTo = minBigint(target, to + maxBlocks);
     if (next <= nextTo && nextTo <= finalBlock) {
-      const ahead = this.#readRange(next, nextTo);
+      const ahead = this.#readRange(next, nextTo, finalBlock);
       // Awaited by the next step, or dropped: a failure here must not surface as an unhandled rejection.
       ahead.catch(() => {});
       this.#readAhead = { from: next, to: nextTo, points: ahead };
@@ -284,13 +284,34 @@ export class PointsFollower {
     return done(blocks, events);
   }
 
-  async #readRange(from: bigint, to: bigint): Promise<StepPoints> {
-    return this.#stepPoints(from, to, await this.options.chain.events(from, to));
+  /**
+   * The points of from..to. Final blocks are read with one range of events; a block above `finalBlock` is read alone,
+   * its header by number and its events by that header's hash: a node behind the head (older clients, a load
+   * balancer's lagging node) may answer a range reaching past its head without the blocks it lacks and no error, and
+   * a block stepped as empty would lose its events for good, where a hash it does not know is refused.
+   */
+  async #readRange(from: bigint, to: bigint, finalBlock: bigint): Promise<StepPoints> {
+    const lastFinal = minBigint(to, finalBlock);
+    const ranged = from <= lastFinal ? await this.options.chain.events(from, lastFinal) : [];
+    const live: bigint[] = [];
+    for (let n = from > finalBlock ? from : finalBlock + 1n; n <= to; n++) live.push(n);
+    const headers = await mapLimited(live, 16, (n) => this.#header(n));
+    const liveBlocks = await mapLimited(headers, 16, async (header) => ({
+      ...header,
+      events: await this.options.chain.blockEvents(header),
+    }));
+    return this.#stepPoints(
+      from,
+      to,
+      [...ranged, ...liveBlocks.filter((block) => block.events.length > 0)],
+      headers,
+    );
   }
 
   /**
    * The blocks the ledger steps to in from..to, ascending: every block with events, every snapshot block, and `to`.
-   * Headers are read only for the snapshot blocks and `to` that have no events (an event block comes with its own).
+   * Headers are read only for the snapshot blocks and `to` that have no events (an event block comes with its own),
+   * unless `known` holds them already.
    */
   async #stepPoints(
     from: bigint,
@@ -301,6 +322,7 @@ export class PointsFollower {
       timestamp: bigint;
       events: StakeEvent[];
     }[],
+    known: readonly BlockHeader[] = [],
   ): Promise<StepPoints> {
     const byNumber = new Map<bigint, { header: BlockHeader; events: readonly StakeEvent[] }>();
     for (const block of eventBlocks) {
@@ -319,7 +341,8 @@ export class PointsFollower {
       if (!byNumber.has(n)) bare.push(n);
     if (!byNumber.has(to) && !bare.includes(to)) bare.push(to);
     bare.sort(compareBigint);
-    const headers = await mapLimited(bare, 16, (n) => this.#header(n));
+    const knownHeaders = new Map(known.map((header) => [header.number, header]));
+    const headers = await mapLimited(bare, 16, async (n) => knownHeaders.get(n) ?? this.#header(n));
     for (const header of headers) byNumber.set(header.number, { header, events: [] });
     return [...byNumber.values()].sort((a, b) => compareBigint(a.header.number, b.header.number));
   }

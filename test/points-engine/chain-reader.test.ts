@@ -34,7 +34,7 @@ import {
   LogRangeRefusedError,
   ScopeContractError,
 } from "../../src/points-engine/chain/errors.ts";
-import { readStakeEvents } from "../../src/points-engine/chain/logs.ts";
+import { readBlockStakeEvents, readStakeEvents } from "../../src/points-engine/chain/logs.ts";
 import { type ChainScope, readScope } from "../../src/points-engine/chain/scope.ts";
 import { readChainState } from "../../src/points-engine/chain/state.ts";
 import { subnetworkOf } from "../../src/points-engine/chain/subnetwork.ts";
@@ -366,6 +366,22 @@ describe("readStakeEvents", () => {
     expect(await readStakeEvents(fake.client, scope, firstBlock, to)).toEqual(expected);
     expect(fake.headersByHash.sort()).toEqual(expected.map((b) => b.hash).sort());
     expect(fake.otherHeaderReads).toBe(0);
+  });
+});
+
+describe("readBlockStakeEvents", () => {
+  it("reads a block's events by its hash, as the range read has them, and refuses a hash the node does not know", async () => {
+    const scope = await scopeNow();
+    const blocks = await readStakeEvents(chain.publicClient, scope, firstBlock, await head());
+    expect(blocks.length).toBeGreaterThan(1);
+    for (const block of blocks)
+      expect(await readBlockStakeEvents(chain.publicClient, scope, block)).toEqual(block.events);
+    // A block without events of the scope: none.
+    const quiet = await chain.publicClient.getBlock({ blockNumber: firstBlock - 1n });
+    expect(await readBlockStakeEvents(chain.publicClient, scope, quiet)).toEqual([]);
+    // A block the node does not have (a reorged one, or one a lagging node has not seen yet): refused, not empty.
+    const unknown = { number: blocks[0]!.number, hash: `0x${"ab".repeat(32)}` as const };
+    await expect(readBlockStakeEvents(chain.publicClient, scope, unknown)).rejects.toThrow();
   });
 });
 

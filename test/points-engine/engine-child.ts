@@ -34,6 +34,7 @@ const growing: PointsChainSource = {
   header: async (n) => (n <= head() ? chain.header(n) : undefined),
   // Never past the head of the moment: a later block does not exist yet.
   events: (from, to) => chain.events(from, minOf(to, head())),
+  blockEvents: (header) => chain.blockEvents(header),
 };
 
 const url = values.db!;

@@ -92,7 +92,7 @@ export class ScriptedPointsChain implements PointsChainSource {
   /** Shares held per vault and staker, to script withdrawals that are possible. */
   readonly #shares = new Map<string, bigint>();
   /** Calls of each kind, for tests that count reads. */
-  readonly calls = { header: 0, events: 0 };
+  readonly calls = { header: 0, events: 0, blockEvents: 0 };
 
   constructor(genesisTimestamp = 1_700_000_000n) {
     this.#push([], genesisTimestamp);
@@ -160,6 +160,14 @@ export class ScriptedPointsChain implements PointsChainSource {
         timestamp: block.timestamp,
         events: block.events,
       }));
+  }
+
+  /** A block's events by its header's hash, as `eth_getLogs` with `blockHash` reads them: refused for a block not on the chain. */
+  async blockEvents(header: BlockHeader): Promise<StakeEvent[]> {
+    this.calls.blockEvents++;
+    const block = this.blocks[Number(header.number)];
+    if (!block || block.hash !== header.hash) throw new Error(`unknown block ${header.hash}`);
+    return block.events;
   }
 
   #push(events: StakeEvent[], timestamp: bigint): ScriptedBlock {

@@ -278,6 +278,33 @@ export async function readStakeEvents(
   return blocks;
 }
 
+/**
+ * The stake events of one block, read by its hash (`eth_getLogs` with `blockHash`): a node that does not have the
+ * block refuses the filter, where a range reaching past its head may answer with the blocks it has and no error
+ * (older clients, a load balancer's lagging node). Read so for every block not yet final.
+ */
+export async function readBlockStakeEvents(
+  client: ChainPublicClient,
+  scope: ChainScope,
+  block: { number: bigint; hash: Hex },
+): Promise<StakeEvent[]> {
+  const roles = rolesOf(scope);
+  const logs = (await client.request({
+    method: "eth_getLogs",
+    params: [
+      { blockHash: block.hash, address: roles.addresses, topics: [Object.values(STAKE_EVENT_TOPICS)] },
+    ],
+  } as never)) as RpcLog[];
+  const events: StakeEvent[] = [];
+  for (const log of logs) {
+    if (log.blockHash !== block.hash || BigInt(log.blockNumber) !== block.number)
+      throw new BlockReorganisedError(block.number, log.blockHash);
+    const event = decodeStakeLog(log, roles);
+    if (event) events.push(event);
+  }
+  return events;
+}
+
 /** Fills in the timestamps the logs did not carry, from each block's header read by hash. */
 async function readTimestamps(
   client: ChainPublicClient,
