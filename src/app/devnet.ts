@@ -29,7 +29,7 @@ import { addDevnetPointsRegistry } from "../devnet/points-registry.ts";
 import type { Logger } from "../logger.ts";
 import { writeJsonAtomically } from "../shared/json-file.ts";
 import { prepareDatabase } from "./database.ts";
-import { freePort, reachableHost } from "./listen-address.ts";
+import { type PortReservation, reachableHost, reservePort } from "./listen-address.ts";
 import { buildSluice, type Sluice } from "./sluice.ts";
 
 export interface DevnetSluiceOptions {
@@ -56,21 +56,37 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
   const { env, logger } = options;
   // The bundled solvers poll the API for won orders, so they must know its URL before it listens; with PORT=0
   // the port is chosen here (the OS's choice of a free one) instead of inside listen().
-  const port = env.PORT === 0 ? await freePort(env.HOST) : env.PORT;
+  // Held until the listeners bind (released just before, by the root): the URLs handed out early stay true.
+  const reserved: PortReservation[] = [];
+  const reserve = async (host: string) => {
+    const reservation = await reservePort(host);
+    reserved.push(reservation);
+    return reservation.port;
+  };
+  const releasePorts = async () => {
+    await Promise.all(reserved.map((reservation) => reservation.release()));
+  };
+  const port = env.PORT === 0 ? await reserve(env.HOST) : env.PORT;
   const apiUrl = `http://${reachableHost(env.HOST)}:${port}/api/v1`;
   // The internal listener takes INTERNAL_PORT when it is set, else a free port (two devnets can run side by side);
   // either way it is printed and written to endpoints.json.
   const internalPort =
     env.INTERNAL_PORT === undefined || env.INTERNAL_PORT === 0
-      ? await freePort(env.INTERNAL_HOST)
+      ? await reserve(env.INTERNAL_HOST)
       : env.INTERNAL_PORT;
   const internalApiUrl = `http://${reachableHost(env.INTERNAL_HOST)}:${internalPort}/api-internal/v1`;
 
   // The embedded database's directory is locked before anything starts: a second process on this DATA_DIR stops
   // here, having started (and written) nothing.
-  const databaseTarget =
-    options.database ??
-    lockEmbeddedDatabase(databaseOptionsFromEnv(env, env.DATA_DIR, { role: "server", logger }));
+  let databaseTarget: Database | DatabaseOptions;
+  try {
+    databaseTarget =
+      options.database ??
+      lockEmbeddedDatabase(databaseOptionsFromEnv(env, env.DATA_DIR, { role: "server", logger }));
+  } catch (error) {
+    await releasePorts();
+    throw error;
+  }
   // The chain and the database (opened, migrated, demo data loaded) start side by side: neither needs the other
   // until the root is built, and together they are most of the start-up time.
   const [opened, started] = await Promise.allSettled([
@@ -78,6 +94,7 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
     startDevnetChain({ dataDir: env.DATA_DIR, logger }),
   ]);
   if (opened.status === "rejected" || started.status === "rejected") {
+    await releasePorts();
     if (opened.status === "fulfilled") await opened.value.close();
     if (started.status === "fulfilled") await started.value.stop();
     throw opened.status === "rejected" ? opened.reason : (started as PromiseRejectedResult).reason;
@@ -118,6 +135,7 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
     bundled = solvers;
     sluice = await buildSluice({
       env: { ...env, PORT: port, INTERNAL_PORT: internalPort },
+      beforeListen: releasePorts,
       logger,
       database,
       databasePrepared: true,
@@ -183,6 +201,7 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
       pointsActivity: activity,
     };
   } catch (error) {
+    await releasePorts();
     // Once built, the root stops everything (the solvers, anvil, the database); before, it is done here.
     if (sluice) {
       await sluice.stop().catch(() => {});

@@ -89,6 +89,8 @@ export interface SluiceOptions {
   deployment?: DeploymentOptions;
   /** Listen on PORT/HOST at start (default true); tests answer through `inject` instead. */
   listen?: boolean;
+  /** Called just before the listeners bind: the devnet frees the ports it held for them (src/app/listen-address.ts). */
+  beforeListen?: () => Promise<void>;
   /** Default process metrics (CPU, memory, event loop) on /metrics (default true). */
   collectProcessMetrics?: boolean;
   /**
@@ -504,6 +506,7 @@ async function compose(options: SluiceOptions, database: Database, closeDatabase
       name: "HTTP listeners",
       async start() {
         if (!(options.listen ?? true)) return;
+        await options.beforeListen?.();
         await http.listen({ port: env.PORT, host: env.HOST });
         apiUrl = `http://127.0.0.1:${listeningPort(http.server, env.PORT)}/api/v1`;
         try {
