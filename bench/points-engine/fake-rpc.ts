@@ -1,6 +1,7 @@
 // The points-engine suite's JSON-RPC node, in a process of its own: the generated history (history.ts) served as a
 // chain. Answers eth_chainId, eth_blockNumber, eth_getBlockByNumber/ByHash (headers, no transactions), eth_getLogs
-// over a range (with `blockTimestamp`, as anvil and reth add it; more than MAX_LOGS results refused as nodes do),
+// over a range or of one block by hash (with `blockTimestamp`, as anvil and reth add it; more than MAX_LOGS results
+// refused as nodes do),
 // eth_call of Multicall3's aggregate3 over the views the engine's scope reading makes, and eth_subscribe newHeads on
 // a WebSocket at the same port. Logs are encoded when asked for, from the typed arrays.
 //
@@ -383,7 +384,15 @@ function answer(request: RpcRequest): unknown {
       return ok(block !== undefined && block <= head ? header(block) : null);
     }
     case "eth_getLogs": {
-      const filter = params[0] as { fromBlock: string; toBlock: string };
+      const filter = params[0] as { fromBlock?: string; toBlock?: string; blockHash?: string };
+      if (filter.blockHash !== undefined) {
+        // One block by its hash, as the engine reads blocks not yet final: a hash the node lacks is refused.
+        const block = blockOfHash(filter.blockHash);
+        if (block === undefined || block > head)
+          return fail({ code: -32000, message: `unknown block ${filter.blockHash}` });
+        const logs = logsOf(block, block);
+        return Array.isArray(logs) ? ok(logs) : fail(logs.error);
+      }
       const logs = logsOf(blockNumberParam(filter.fromBlock), blockNumberParam(filter.toBlock));
       return Array.isArray(logs) ? ok(logs) : fail(logs.error);
     }
