@@ -5,9 +5,9 @@
 // resubscribed, with one warning per loss. A subscription can also go silent with its socket open (a provider that
 // dropped it server-side, a middlebox that forgot the connection; viem's keep-alive pings expect no answer): the
 // follower reads the head itself every few seconds while subscribed, hands a newer one over at once, and when the
-// subscription has still not pushed it by the next check, treats it as lost. Listeners are given the newest head number; what lies between it and the
-// head they saw before (a head missed while switching, a burst of blocks) is theirs to catch up, in order — the
-// indexer reads every block up to the head it is given.
+// subscription has still not pushed it by the next check, treats it as lost. Listeners are given the newest head
+// number; what lies between it and the head they saw before (a head missed while switching, a burst of blocks) is
+// theirs to catch up, in order — the indexer reads every block up to the head it is given.
 import { type Hex, hexToBigInt } from "viem";
 import { getWebSocketRpcClient } from "viem/utils";
 import type { Logger } from "../logger.ts";
@@ -212,8 +212,7 @@ export class HeadFollower implements HeadSource {
   /** A pushed head: its fields are kept (the indexer need not read the block again), then it is seen. */
   #pushedHead(head: NonNullable<NonNullable<SubscriptionMessage["params"]>["result"]>): void {
     const number = hexToBigInt(head.number!);
-    if (this.#subscriptionHead === undefined || number > this.#subscriptionHead)
-      this.#subscriptionHead = number;
+    this.#accountFor(number);
     this.#pushed =
       head.hash && head.parentHash && head.timestamp
         ? { number, hash: head.hash, parentHash: head.parentHash, timestamp: hexToBigInt(head.timestamp) }
@@ -241,11 +240,16 @@ export class HeadFollower implements HeadSource {
       .getBlockNumber({ cacheTime: 0 })
       .then((blockNumber) => {
         if (attempt !== this.#attempt) return;
-        if (this.#subscriptionHead === undefined || blockNumber > this.#subscriptionHead)
-          this.#subscriptionHead = blockNumber;
+        this.#accountFor(blockNumber);
         this.#seen(blockNumber);
       })
       .catch(() => {});
+  }
+
+  /** `blockNumber` is known to the subscription: pushed by it, or the head when it was confirmed. */
+  #accountFor(blockNumber: bigint): void {
+    if (this.#subscriptionHead === undefined || blockNumber > this.#subscriptionHead)
+      this.#subscriptionHead = blockNumber;
   }
 
   #scheduleSilenceCheck(attempt: number): void {

@@ -295,16 +295,20 @@ export class PointsFollower {
     const ranged = from <= lastFinal ? await this.options.chain.events(from, lastFinal) : [];
     const live: bigint[] = [];
     for (let n = from > finalBlock ? from : finalBlock + 1n; n <= to; n++) live.push(n);
-    const headers = await mapLimited(live, 16, (n) => this.#header(n));
-    const liveBlocks = await mapLimited(headers, 16, async (header) => ({
-      ...header,
-      events: await this.options.chain.blockEvents(header),
-    }));
+    const liveBlocks = await mapLimited(live, 16, async (n) => {
+      const header = await this.#header(n);
+      return { header, events: await this.options.chain.blockEvents(header) };
+    });
     return this.#stepPoints(
       from,
       to,
-      [...ranged, ...liveBlocks.filter((block) => block.events.length > 0)],
-      headers,
+      [
+        ...ranged,
+        ...liveBlocks
+          .filter((block) => block.events.length > 0)
+          .map(({ header, events }) => ({ ...header, events })),
+      ],
+      liveBlocks.map((block) => block.header),
     );
   }
 

@@ -43,6 +43,9 @@ export const STAKE_EVENT_TOPICS = {
   answerUpdated: topicOf(priceFeedAbi, "AnswerUpdated"),
 } as const;
 
+/** Every stake event's topic: one filter position matching any of them. */
+const STAKE_TOPICS = Object.values(STAKE_EVENT_TOPICS);
+
 export interface ReadStakeEventsOptions {
   /** The widest range one eth_getLogs asks for (default 10,000 blocks); a refused range is halved. */
   maxBlockRange?: bigint;
@@ -201,7 +204,6 @@ export async function readStakeEvents(
 ): Promise<BlockEvents[]> {
   if (toBlock < fromBlock) return [];
   const roles = rolesOf(scope);
-  const topics = Object.values(STAKE_EVENT_TOPICS);
   let range = options.maxBlockRange ?? 10_000n;
   if (range < 1n) range = 1n;
 
@@ -213,7 +215,7 @@ export async function readStakeEvents(
           fromBlock: `0x${from.toString(16)}`,
           toBlock: `0x${to.toString(16)}`,
           address: roles.addresses,
-          topics: [topics],
+          topics: [STAKE_TOPICS],
         },
       ],
     } as never) as Promise<RpcLog[]>;
@@ -291,9 +293,7 @@ export async function readBlockStakeEvents(
   const roles = rolesOf(scope);
   const logs = (await client.request({
     method: "eth_getLogs",
-    params: [
-      { blockHash: block.hash, address: roles.addresses, topics: [Object.values(STAKE_EVENT_TOPICS)] },
-    ],
+    params: [{ blockHash: block.hash, address: roles.addresses, topics: [STAKE_TOPICS] }],
   } as never)) as RpcLog[];
   const events: StakeEvent[] = [];
   for (const log of logs) {
