@@ -92,12 +92,15 @@ console.log(
     `${withBare ? ", the bare auction measured too" : ""}; load average ${load()} at the start`,
 );
 /** Starts `build` on a fresh database of its own. */
+/** A build's database in this run, fresh each round. */
+const buildDatabase = (build: Exclude<Build, "bare">) => ownDatabase(kind, `ab_cpu_${build}`);
+
 async function startBuild(build: Build, round: number): Promise<RunningProcess> {
   if (build === "bare")
     return startBareAuction(
       fixture.solvers.ready.solvers.map(({ id, url }) => ({ url, secret: fixture.secrets.get(id)! })),
     );
-  const database = ownDatabase(kind, `ab_cpu_${build}`);
+  const database = buildDatabase(build);
   await database.reset();
   // Created empty: each build migrates it with its own migrations.
   await (await database.openUnmigrated()).close();
@@ -162,7 +165,7 @@ interface CpuSplit {
 async function othersProbe(build: Build) {
   const backends =
     build !== "bare" && kind === "postgres"
-      ? await openBackendProbe(ownDatabase(kind, `ab_cpu_${build}`).serveEnv.DATABASE_URL!)
+      ? await openBackendProbe(buildDatabase(build).serveEnv.DATABASE_URL!)
       : undefined;
   return {
     async read(): Promise<CpuSplit> {

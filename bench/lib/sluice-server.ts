@@ -39,8 +39,8 @@ export async function startSluiceServer(
       LOG_LEVEL: "info",
       SLUICE_DEMO_DATA: "0",
       ...BENCH_LIMITS_ENV,
-      ...serverNodeOptions(),
       ...env,
+      ...nodeOptions(env.NODE_OPTIONS),
       PORT: String(port),
       INTERNAL_PORT: String(internalPort),
     },
@@ -83,4 +83,10 @@ export function serveDeployment(
   logFile: string,
 ): Promise<RunningProcess> {
   return startSluiceServer({ ...database.serveEnv, ...deployment.serveEnv }, { logFile });
+}
+
+/** The profiler's NODE_OPTIONS (BENCH_SERVER_CPU_PROFILE) beside a suite's own (a heap limit, say): both apply. */
+function nodeOptions(suite: string | undefined): Record<string, string> {
+  const options = [serverNodeOptions().NODE_OPTIONS, suite].filter(Boolean);
+  return options.length > 0 ? { NODE_OPTIONS: options.join(" ") } : {};
 }

@@ -26,7 +26,6 @@ import { type Distribution, distribution } from "../lib/distribution.ts";
 import { loadAverage } from "../lib/machine.ts";
 import type { RunningProcess } from "../lib/processes.ts";
 import { readServerMemory, readSettledServerMemory } from "../lib/server-memory.ts";
-import { serverNodeOptions } from "../lib/server-node-options.ts";
 import { startSluiceServer } from "../lib/sluice-server.ts";
 import { listenSse, type ReceivedEvent, type SseListener } from "../lib/sse-listener.ts";
 import { machineLine, runConditions } from "../lib/suite-report.ts";
@@ -112,9 +111,7 @@ async function runOnDatabase(kind: BenchDatabaseKind, idleStreams: number): Prom
     // A heap limit, as docs/operators.md ("Memory") tells an operator to give the server: without one V8 collects
     // the garbage of what unread streams wrote lazily, and the held snapshots' RSS says more about V8's pace than
     // about what the server keeps (test/orders/order-stream-memory.test.ts runs its server the same way).
-    NODE_OPTIONS: [serverNodeOptions().NODE_OPTIONS, `--max-old-space-size=${STREAM_SERVER_HEAP_MB}`]
-      .filter(Boolean)
-      .join(" "),
+    NODE_OPTIONS: `--max-old-space-size=${STREAM_SERVER_HEAP_MB}`,
   };
   try {
     await database.reset();
