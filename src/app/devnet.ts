@@ -53,7 +53,7 @@ export interface DevnetSluice extends DevnetRun {
 }
 
 export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<DevnetSluice> {
-  const { env, logger } = options;
+  const { env } = options;
   // The bundled solvers poll the API for won orders, so they must know its URL before it listens; with PORT=0
   // the port is chosen here (the OS's choice of a free one) instead of inside listen().
   // Held until the listeners bind (released just before, by the root): the URLs handed out early stay true.
@@ -66,27 +66,36 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
   const releasePorts = async () => {
     await Promise.all(reserved.map((reservation) => reservation.release()));
   };
-  const port = env.PORT === 0 ? await reserve(env.HOST) : env.PORT;
+  try {
+    const port = env.PORT === 0 ? await reserve(env.HOST) : env.PORT;
+    // The internal listener takes INTERNAL_PORT when it is set, else a free port (two devnets can run side by side);
+    // either way it is printed and written to endpoints.json.
+    const internalPort =
+      env.INTERNAL_PORT === undefined || env.INTERNAL_PORT === 0
+        ? await reserve(env.INTERNAL_HOST)
+        : env.INTERNAL_PORT;
+    return await startOnPorts(options, { port, internalPort, beforeListen: releasePorts });
+  } catch (error) {
+    // A start that failed anywhere frees what it held (a release is idempotent: the listeners may have bound).
+    await releasePorts();
+    throw error;
+  }
+}
+
+async function startOnPorts(
+  options: DevnetSluiceOptions,
+  ports: { port: number; internalPort: number; beforeListen: () => Promise<void> },
+): Promise<DevnetSluice> {
+  const { env, logger } = options;
+  const { port, internalPort } = ports;
   const apiUrl = `http://${reachableHost(env.HOST)}:${port}/api/v1`;
-  // The internal listener takes INTERNAL_PORT when it is set, else a free port (two devnets can run side by side);
-  // either way it is printed and written to endpoints.json.
-  const internalPort =
-    env.INTERNAL_PORT === undefined || env.INTERNAL_PORT === 0
-      ? await reserve(env.INTERNAL_HOST)
-      : env.INTERNAL_PORT;
   const internalApiUrl = `http://${reachableHost(env.INTERNAL_HOST)}:${internalPort}/api-internal/v1`;
 
   // The embedded database's directory is locked before anything starts: a second process on this DATA_DIR stops
   // here, having started (and written) nothing.
-  let databaseTarget: Database | DatabaseOptions;
-  try {
-    databaseTarget =
-      options.database ??
-      lockEmbeddedDatabase(databaseOptionsFromEnv(env, env.DATA_DIR, { role: "server", logger }));
-  } catch (error) {
-    await releasePorts();
-    throw error;
-  }
+  const databaseTarget =
+    options.database ??
+    lockEmbeddedDatabase(databaseOptionsFromEnv(env, env.DATA_DIR, { role: "server", logger }));
   // The chain and the database (opened, migrated, demo data loaded) start side by side: neither needs the other
   // until the root is built, and together they are most of the start-up time.
   const [opened, started] = await Promise.allSettled([
@@ -94,7 +103,6 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
     startDevnetChain({ dataDir: env.DATA_DIR, logger }),
   ]);
   if (opened.status === "rejected" || started.status === "rejected") {
-    await releasePorts();
     if (opened.status === "fulfilled") await opened.value.close();
     if (started.status === "fulfilled") await started.value.stop();
     throw opened.status === "rejected" ? opened.reason : (started as PromiseRejectedResult).reason;
@@ -135,7 +143,7 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
     bundled = solvers;
     sluice = await buildSluice({
       env: { ...env, PORT: port, INTERNAL_PORT: internalPort },
-      beforeListen: releasePorts,
+      beforeListen: ports.beforeListen,
       logger,
       database,
       databasePrepared: true,
@@ -201,7 +209,6 @@ export async function startDevnetSluice(options: DevnetSluiceOptions): Promise<D
       pointsActivity: activity,
     };
   } catch (error) {
-    await releasePorts();
     // Once built, the root stops everything (the solvers, anvil, the database); before, it is done here.
     if (sluice) {
       await sluice.stop().catch(() => {});
