@@ -38,12 +38,16 @@ export class QuoteLookup {
       this.#latestIssueMs(deadline) + this.#graceMs - this.#nowMs(),
     );
     const giveUpAt = performance.now() + graceLeftMs;
-    for (let delay = FIRST_RETRY_MS; performance.now() < giveUpAt; delay *= 2) {
-      await sleep(Math.min(delay, giveUpAt - performance.now()));
+    for (let delay = FIRST_RETRY_MS; ; delay *= 2) {
+      const leftMs = giveUpAt - performance.now();
+      if (leftMs <= 0) return undefined;
+      // The sleep that reaches the end of the grace is the last: a timer may fire a fraction of a millisecond
+      // early by performance.now(), and the loop must not then spin through sub-millisecond sleeps and lookups.
+      const last = delay >= leftMs;
+      await sleep(last ? leftMs : delay);
       const found = await repository.findQuote(quoteId);
-      if (found) return found;
+      if (found || last) return found;
     }
-    return undefined;
   }
 
   get #graceMs(): number {
