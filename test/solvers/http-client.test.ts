@@ -1,9 +1,14 @@
 // The solver HTTP transport against real local servers: connections kept alive per solver, a stale kept-alive
 // connection retried once, the round's deadline ending a request, answers capped in size, and what
 // requestSolverQuote makes of garbage and cut-off answers.
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Address } from "viem";
 import { afterEach, describe, expect, it } from "vitest";
 import { requestSolverQuote } from "../../src/solvers/client.ts";
@@ -396,5 +401,177 @@ describe("requestSolverQuote over the transport", () => {
     );
     expect(outcome).toMatchObject({ kind: "rejected", reason: "network" });
     if (outcome.kind === "rejected") expect(outcome.detail).toContain("ECONNREFUSED");
+  });
+});
+
+/** A server that answers each request on a connection with the next of `answers` (raw bytes), counting connections. */
+async function rawServer(answer: (request: number, connection: number) => string | undefined) {
+  const state = { connections: 0, requests: 0, closed: 0, sockets: new Set<Socket>() };
+  const server = createNetServer((socket) => {
+    const connection = state.connections++;
+    state.sockets.add(socket);
+    socket.on("close", () => {
+      state.closed++;
+      state.sockets.delete(socket);
+    });
+    socket.on("data", () => {
+      const reply = answer(state.requests++, connection);
+      if (reply !== undefined) socket.write(reply);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  servers.push({
+    url: `http://127.0.0.1:${port}`,
+    connections: 0,
+    requests: [],
+    open: state.sockets,
+    close: async () => {
+      for (const socket of state.sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  });
+  return { url: `http://127.0.0.1:${port}`, state };
+}
+
+describe("SolverHttpClient connections", () => {
+  it("reads a chunked answer and keeps its connection", async () => {
+    const raw = await rawServer(
+      () => "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+    );
+    const client = newClient();
+    const solver = solverAt(raw.url);
+    for (let i = 0; i < 2; i++) expect((await client.post(solver, "{}", never())).body).toBe("{}");
+    expect(raw.state.connections).toBe(1);
+  });
+
+  it("skips an interim 100 Continue", async () => {
+    const raw = await rawServer(
+      () => "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}",
+    );
+    const answer = await newClient().post(solverAt(raw.url), "{}", never());
+    expect(answer).toEqual({ status: 200, body: "{}" });
+  });
+
+  it("opens a new connection after an answer with Connection: close, or framed by the close", async () => {
+    const raw = await rawServer((request) =>
+      request === 0
+        ? "HTTP/1.1 200 OK\r\nConnection: close\r\ncontent-length: 2\r\n\r\n{}"
+        : "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}",
+    );
+    const client = newClient();
+    const solver = solverAt(raw.url);
+    await client.post(solver, "{}", never());
+    await client.post(solver, "{}", never());
+    expect(raw.state.connections).toBe(2);
+    await expect.poll(() => raw.state.closed).toBe(1);
+  });
+
+  it("closes an idle connection after its idle time, or the solver's shorter Keep-Alive hint less a second", async () => {
+    const raw = await rawServer((_request, connection) =>
+      connection === 0
+        ? "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}"
+        : "HTTP/1.1 200 OK\r\nKeep-Alive: timeout=1\r\ncontent-length: 2\r\n\r\n{}",
+    );
+    const client = newClient({ idleSocketMs: 150 });
+    const solver = solverAt(raw.url);
+    await client.post(solver, "{}", never());
+    await expect.poll(() => raw.state.closed, { timeout: 2000 }).toBe(1);
+    // A hint of 1 s leaves no time to keep the connection: it is closed at once.
+    const started = performance.now();
+    await client.post(solver, "{}", never());
+    await expect.poll(() => raw.state.closed).toBe(2);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  it("does not reuse a connection that sent bytes after its answer", async () => {
+    const raw = await rawServer(() => "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}HTTP/1.1 200 OK\r\n");
+    const client = newClient();
+    const solver = solverAt(raw.url);
+    await client.post(solver, "{}", never());
+    await client.post(solver, "{}", never());
+    expect(raw.state.connections).toBe(2);
+  });
+
+  it("closes an idle connection the solver sends unasked-for bytes on", async () => {
+    const raw = await rawServer(() => "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}");
+    const client = newClient();
+    await client.post(solverAt(raw.url), "{}", never());
+    for (const socket of raw.state.sockets) socket.write("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n");
+    await expect.poll(() => raw.state.closed).toBe(1);
+  });
+
+  it("fails a malformed answer as a network failure and closes its connection", async () => {
+    const raw = await rawServer(() => "SSH-2.0-OpenSSH_9.2\r\n\r\n");
+    const outcome = await requestSolverQuote(solverAt(raw.url), quoteRequest(), never(), newClient());
+    expect(outcome).toMatchObject({
+      kind: "rejected",
+      reason: "network",
+      detail: "malformed HTTP answer: invalid status line",
+    });
+    await expect.poll(() => raw.state.closed).toBe(1);
+  });
+
+  it("sends the body's UTF-8 bytes, counted in its length", async () => {
+    const server = await startServer(echo);
+    const body = JSON.stringify({ note: "déjà vu ✓" });
+    await newClient().post(solverAt(server.url), body, never());
+    expect(server.requests[0]?.body).toBe(body);
+  });
+
+  it("refuses a secret Node would refuse in a header", async () => {
+    const server = await startServer(echo);
+    const outcome = await requestSolverQuote(
+      { ...solverAt(server.url), sharedSecret: "line\r\nbreak" },
+      quoteRequest(),
+      never(),
+      newClient(),
+    );
+    expect(outcome).toMatchObject({ kind: "rejected", reason: "network" });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("speaks TLS to an https endpoint and checks its certificate", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-tls-"));
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
+    const secure = createHttpsServer(
+      { key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) },
+      (_req, res) => res.writeHead(200, { "content-length": 2 }).end("{}"),
+    );
+    await new Promise<void>((resolve) => secure.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = secure.address() as AddressInfo;
+      const outcome = await requestSolverQuote(
+        solverAt(`https://localhost:${port}`),
+        quoteRequest(),
+        never(),
+        newClient(),
+      );
+      // A self-signed certificate: the handshake happened and the certificate was refused.
+      expect(outcome).toMatchObject({ kind: "rejected", reason: "network" });
+      if (outcome.kind === "rejected") expect(outcome.detail).toContain("self-signed certificate");
+    } finally {
+      secure.closeAllConnections();
+      await new Promise((resolve) => secure.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
