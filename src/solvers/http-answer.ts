@@ -27,10 +27,7 @@ type Phase = "head" | "length" | "chunk-size" | "chunk-data" | "chunk-end" | "tr
 
 const CRLF = Buffer.from("\r\n");
 const HEAD_END = Buffer.from("\r\n\r\n");
-const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
-const HEADER_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*(.*?)[ \t]*$/;
 const CHUNK_SIZE = /^([0-9A-Fa-f]{1,8})[ \t]*(?:;.*)?$/;
-const KEEP_ALIVE_TIMEOUT = /(?:^|,)\s*timeout=(\d+)/i;
 
 export class HttpAnswerParser {
   /** Known once the head is read. */
@@ -138,23 +135,39 @@ export class HttpAnswerParser {
       return bytes.subarray(bytes.length);
     }
     if (end > MAX_ANSWER_HEAD_BYTES) throw new HttpAnswerMalformedError("head too large");
-    const lines = bytes.toString("latin1", 0, end).split("\r\n");
-    const status = STATUS_LINE.exec(lines[0]!);
-    if (!status) throw new HttpAnswerMalformedError("invalid status line");
-    const http10 = status[1] === "0";
-    const code = Number(status[2]);
+    // Read by index, not split into lines and matched: this runs for every solver answer.
+    const head = bytes.toString("latin1", 0, end);
+    let lineEnd = head.indexOf("\r\n");
+    if (lineEnd < 0) lineEnd = head.length;
+    const code = statusCode(head, lineEnd);
+    const http10 = head.charCodeAt(7) === ZERO;
     let length: number | undefined;
     let chunked = false;
     let transferCoded = false;
-    let connection = "";
+    let closes = false;
+    let keepsAlive = false;
     let keepAlive: string | undefined;
-    for (let index = 1; index < lines.length; index++) {
-      const header = HEADER_LINE.exec(lines[index]!);
-      if (!header) throw new HttpAnswerMalformedError("invalid header line");
-      const value = header[2]!;
-      switch (header[1]!.toLowerCase()) {
+    for (let at = lineEnd + 2; at <= head.length; at = lineEnd + 2) {
+      lineEnd = head.indexOf("\r\n", at);
+      if (lineEnd < 0) lineEnd = head.length;
+      const colon = head.indexOf(":", at);
+      if (colon <= at || colon > lineEnd || !isToken(head, at, colon))
+        throw new HttpAnswerMalformedError("invalid header line");
+      const nameLength = colon - at;
+      // Only the headers that frame the body or decide reuse are read; their names' lengths tell them apart.
+      if (nameLength !== 10 && nameLength !== 14 && nameLength !== 17) continue;
+      const name = head.slice(at, colon).toLowerCase();
+      if (
+        name !== "content-length" &&
+        name !== "transfer-encoding" &&
+        name !== "connection" &&
+        name !== "keep-alive"
+      )
+        continue;
+      const value = headerValue(head, colon + 1, lineEnd);
+      switch (name) {
         case "content-length": {
-          if (!/^\d+$/.test(value)) throw new HttpAnswerMalformedError("invalid content-length");
+          if (!isDigits(value)) throw new HttpAnswerMalformedError("invalid content-length");
           const declared = Number(value);
           if (length !== undefined && length !== declared)
             throw new HttpAnswerMalformedError("conflicting content-length");
@@ -166,7 +179,11 @@ export class HttpAnswerParser {
           chunked = /(?:^|,)\s*chunked\s*$/i.test(value);
           break;
         case "connection":
-          connection += `,${value.toLowerCase()}`;
+          for (const option of value.toLowerCase().split(",")) {
+            const token = option.trim();
+            if (token === "close") closes = true;
+            else if (token === "keep-alive") keepsAlive = true;
+          }
           break;
         case "keep-alive":
           keepAlive = value;
@@ -180,11 +197,8 @@ export class HttpAnswerParser {
       return rest;
     }
     this.status = code;
-    const closes = /(?:^|,)\s*close\s*(?:,|$)/.test(connection);
-    const keepsAlive = /(?:^|,)\s*keep-alive\s*(?:,|$)/.test(connection);
     this.reusable = !closes && (!http10 || keepsAlive);
-    const hint = keepAlive === undefined ? undefined : KEEP_ALIVE_TIMEOUT.exec(keepAlive)?.[1];
-    if (hint !== undefined) this.keepAliveHintMs = Number(hint) * 1000;
+    if (keepAlive !== undefined) this.keepAliveHintMs = keepAliveTimeoutMs(keepAlive);
     if (code === 204 || code === 304) {
       this.#phase = "done";
     } else if (transferCoded) {
@@ -225,4 +239,65 @@ export class HttpAnswerParser {
   #checkLimit(bytes: number): void {
     if (bytes > this.maxBodyBytes) throw new SolverAnswerTooLargeError(this.maxBodyBytes);
   }
+}
+
+const ZERO = 0x30;
+const NINE = 0x39;
+const SPACE = 0x20;
+const TAB = 0x09;
+
+/** The characters of a header name (RFC 9110 `token`), by char code. */
+const TOKEN_CHARS = new Uint8Array(128);
+for (const char of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+  TOKEN_CHARS[char.charCodeAt(0)] = 1;
+
+/** The status code of `HTTP/1.x NNN[ reason]` ending at `lineEnd`. */
+function statusCode(head: string, lineEnd: number): number {
+  const shape =
+    head.startsWith("HTTP/1.") &&
+    (head.charCodeAt(7) === ZERO || head.charCodeAt(7) === ZERO + 1) &&
+    head.charCodeAt(8) === SPACE &&
+    isDigit(head.charCodeAt(9)) &&
+    isDigit(head.charCodeAt(10)) &&
+    isDigit(head.charCodeAt(11)) &&
+    (lineEnd === 12 || (lineEnd > 12 && head.charCodeAt(12) === SPACE));
+  if (!shape) throw new HttpAnswerMalformedError("invalid status line");
+  return Number(head.slice(9, 12));
+}
+
+function isDigit(code: number): boolean {
+  return code >= ZERO && code <= NINE;
+}
+
+function isDigits(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let index = 0; index < text.length; index++) if (!isDigit(text.charCodeAt(index))) return false;
+  return true;
+}
+
+function isToken(text: string, from: number, to: number): boolean {
+  for (let index = from; index < to; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 128 || TOKEN_CHARS[code] === 0) return false;
+  }
+  return true;
+}
+
+/** A header's value between `from` and `to`, without the whitespace around it. */
+function headerValue(head: string, from: number, to: number): string {
+  let start = from;
+  let end = to;
+  while (start < end && (head.charCodeAt(start) === SPACE || head.charCodeAt(start) === TAB)) start++;
+  while (end > start && (head.charCodeAt(end - 1) === SPACE || head.charCodeAt(end - 1) === TAB)) end--;
+  return head.slice(start, end);
+}
+
+/** `timeout=N` among a Keep-Alive header's parameters, in ms. */
+function keepAliveTimeoutMs(value: string): number | undefined {
+  for (const parameter of value.split(",")) {
+    const [name, seconds] = parameter.split("=");
+    if (name?.trim().toLowerCase() === "timeout" && seconds !== undefined && isDigits(seconds.trim()))
+      return Number(seconds.trim()) * 1000;
+  }
+  return undefined;
 }

@@ -92,12 +92,24 @@ describe("HttpAnswerParser", () => {
     expect(parser.reusable).toBe(reusable);
   });
 
+  it("reads header names in any case, and values without the whitespace around them", () => {
+    const { parser, complete } = parse(
+      "HTTP/1.1 200 OK\r\nCONTENT-length: \t 2 \t\r\nX-Other:\r\nConnection:  Keep-Alive ,  CLOSE \r\n\r\n{}",
+    );
+    expect(complete).toBe(true);
+    expect(parser.body).toBe("{}");
+    expect(parser.reusable).toBe(false);
+  });
+
   it("reads the solver's Keep-Alive timeout hint", () => {
     const { parser } = parse(
       "HTTP/1.1 200 OK\r\nKeep-Alive: max=100, timeout=2\r\ncontent-length: 0\r\n\r\n",
     );
     expect(parser.keepAliveHintMs).toBe(2000);
     expect(parse("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").parser.keepAliveHintMs).toBeUndefined();
+    expect(
+      parse("HTTP/1.1 200 OK\r\nKeep-Alive: max=5\r\ncontent-length: 0\r\n\r\n").parser.keepAliveHintMs,
+    ).toBeUndefined();
   });
 
   it.each([
@@ -124,6 +136,8 @@ describe("HttpAnswerParser", () => {
   it.each([
     ["not HTTP", "SSH-2.0-OpenSSH_9.2\r\n\r\n"],
     ["an HTTP/2 status line", "HTTP/2 200\r\n\r\n"],
+    ["a four-digit status", "HTTP/1.1 2000 OK\r\n\r\n"],
+    ["an empty header name", "HTTP/1.1 200 OK\r\n: x\r\n\r\n"],
     ["a header without a colon", "HTTP/1.1 200 OK\r\nbroken\r\n\r\n"],
     ["a header name with a space", "HTTP/1.1 200 OK\r\nbad name: 1\r\n\r\n"],
     ["a folded header", "HTTP/1.1 200 OK\r\nX-A: 1\r\n  folded\r\n\r\n"],
