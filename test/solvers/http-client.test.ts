@@ -445,6 +445,25 @@ describe("SolverHttpClient connections", () => {
     expect(raw.state.connections).toBe(1);
   });
 
+  it("reads an answer framed by the connection's close (HTTP/1.0, no length)", async () => {
+    const server = createNetServer((socket) => {
+      socket.once("data", () =>
+        socket.end('HTTP/1.0 200 OK\r\ncontent-type: application/json\r\n\r\n{"ok":true}'),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const client = newClient();
+      const solver = solverAt(`http://127.0.0.1:${port}`);
+      expect(await client.post(solver, "{}", never())).toEqual({ status: 200, body: '{"ok":true}' });
+      // And again, on a new connection: the first one ended with its answer.
+      expect(await client.post(solver, "{}", never())).toEqual({ status: 200, body: '{"ok":true}' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("skips an interim 100 Continue", async () => {
     const raw = await rawServer(
       () => "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}",
