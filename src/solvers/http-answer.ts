@@ -88,13 +88,8 @@ export class HttpAnswerParser {
     switch (this.#phase) {
       case "head":
         return this.#head(bytes);
-      case "length": {
-        const taken = Math.min(this.#remaining, bytes.length);
-        this.#body(bytes.subarray(0, taken));
-        this.#remaining -= taken;
-        if (this.#remaining === 0) this.#phase = "done";
-        return bytes.subarray(taken);
-      }
+      case "length":
+        return this.#counted(bytes, "done");
       case "chunk-size":
         return this.#line(bytes, (line) => {
           const match = CHUNK_SIZE.exec(line);
@@ -103,13 +98,8 @@ export class HttpAnswerParser {
           this.#checkLimit(this.#bodyBytes + this.#remaining);
           this.#phase = this.#remaining === 0 ? "trailers" : "chunk-data";
         });
-      case "chunk-data": {
-        const taken = Math.min(this.#remaining, bytes.length);
-        this.#body(bytes.subarray(0, taken));
-        this.#remaining -= taken;
-        if (this.#remaining === 0) this.#phase = "chunk-end";
-        return bytes.subarray(taken);
-      }
+      case "chunk-data":
+        return this.#counted(bytes, "chunk-end");
       case "chunk-end":
         return this.#line(bytes, (line) => {
           if (line !== "") throw new HttpAnswerMalformedError("chunk not followed by CRLF");
@@ -215,6 +205,15 @@ export class HttpAnswerParser {
       this.#phase = "close";
     }
     return rest;
+  }
+
+  /** Takes up to the bytes still to come of a length-framed body or a chunk, then moves on to `next`. */
+  #counted(bytes: Buffer, next: Phase): Buffer {
+    const taken = Math.min(this.#remaining, bytes.length);
+    this.#body(bytes.subarray(0, taken));
+    this.#remaining -= taken;
+    if (this.#remaining === 0) this.#phase = next;
+    return bytes.subarray(taken);
   }
 
   /** Reads one CRLF-ended line; with none yet, keeps the bytes for the next read. */
