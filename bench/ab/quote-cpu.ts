@@ -21,8 +21,11 @@
 // `--together` runs both builds at once, each on its own database and loaded by its own closed loop of
 // `--connections`, their CPU read over the same 10 s: on a machine whose other load comes and goes, the two figures
 // of a round then see the same machine, where one build after the other may not (both still share the solvers).
+// `--lean-harness` runs the six solver servers and the load generator on their lean transports (hand-written HTTP/1.1
+// over `node:net`, delayed-solvers.ts and closed-loop.ts) instead of `node:http`: they stand for machines other than
+// the venue's, and take less of the two cores the builds are judged on. The same harness serves every build of a run.
 //   BASELINE_ROOT=/path/to/checkout npx tsx bench/ab/quote-cpu.ts [--db postgres|pglite] [--rounds 3]
-//     [--connections 16] [--clients 1] [--solver-slots 32] [--together] [--bare]
+//     [--connections 16] [--clients 1] [--solver-slots 32] [--together] [--bare] [--lean-harness]
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,6 +54,7 @@ const { values: args } = parseArgs({
     "solver-slots": { type: "string" },
     together: { type: "boolean", default: false },
     bare: { type: "boolean", default: false },
+    "lean-harness": { type: "boolean", default: false },
   },
 });
 const count = (name: string, value: string | undefined): number => {
@@ -73,12 +77,16 @@ const builds = { this: fileURLToPath(new URL("../..", import.meta.url)), baselin
 /** The two builds, and the bare auction when `--bare` asks for it. */
 type Build = keyof typeof builds | "bare";
 const withBare = args.bare === true;
+const leanHarness = args["lean-harness"] === true;
 const SECONDS = 10;
 
 const scratch = mkdtempSync(join(tmpdir(), "sluice-ab-cpu-"));
 const profiles = process.env.BENCH_SERVER_CPU_PROFILE;
 const chain = await startBenchChain({ executors: SWAP_SOLVER_COUNT });
-const fixture = await startFixture(chain, scratch, solverSlots === undefined ? {} : { solverSlots });
+const fixture = await startFixture(chain, scratch, {
+  ...(solverSlots === undefined ? {} : { solverSlots }),
+  leanSolvers: leanHarness,
+});
 const body = quoteBody(chain);
 const figures: Record<Build, Array<{ cpuMsPerQuote: number; perSecond: number }>> = {
   this: [],
@@ -89,7 +97,8 @@ const load = () => loadAverage().toFixed(2);
 console.log(
   `${kind}, ${rounds} rounds, ${CONNECTIONS} connections from ${clients} client address(es), solver slots ` +
     `${solverSlots ?? "default"}${together ? ", both builds loaded at once" : ""}` +
-    `${withBare ? ", the bare auction measured too" : ""}; load average ${load()} at the start`,
+    `${withBare ? ", the bare auction measured too" : ""}` +
+    `${leanHarness ? ", the lean harness (solvers and load generator)" : ""}; load average ${load()} at the start`,
 );
 /** Starts `build` on a fresh database of its own. */
 /** A build's database in this run, fresh each round. */
@@ -124,6 +133,7 @@ async function measure(round: number, running: Array<{ build: Build; server: Ser
       connections: CONNECTIONS,
       durationSeconds,
       localAddresses,
+      transport: leanHarness ? "lean" : "node:http",
     });
   await Promise.all(running.map(({ server }) => loop(server, 2)));
   const alone = running.length === 1 ? running[0]!.build : undefined;

@@ -2,7 +2,13 @@
 // next request as soon as the previous answer has fully arrived, for a fixed time. Unlike autocannon it keeps
 // every request's latency at sub-millisecond resolution and hands each answer to `inspect`, so a suite can tie
 // a latency to what the answer says (e.g. its requestId) and subtract a per-request figure from it.
+//
+// `transport: "lean"` sends each request as one write of bytes built once, on a socket per connection, and reads the
+// answer with Sluice's own answer parser (src/solvers/http-answer.ts) instead of `node:http`: a load generator that
+// takes a third of the CPU per request, for runs where its share of the machine's cores is what is in the way.
 import { Agent, request } from "node:http";
+import { connect, type Socket } from "node:net";
+import { HttpAnswerParser } from "../../src/solvers/http-answer.ts";
 
 export interface ClosedLoopOptions<Tag> {
   url: string;
@@ -17,6 +23,8 @@ export interface ClosedLoopOptions<Tag> {
    * clients as the server tells them apart (its per-client shares), where one address would be held to one share.
    */
   localAddresses?: readonly string[];
+  /** `node:http` (the default) or the lean client described above. */
+  transport?: "node:http" | "lean";
 }
 
 export interface TimedRequest<Tag> {
@@ -59,9 +67,76 @@ function send(
   });
 }
 
+/** One kept-alive socket of the lean transport: one request at a time, its listeners set once. */
+class LeanConnection {
+  #socket: Socket | undefined;
+  #parser: HttpAnswerParser | undefined;
+  #settle: ((error: Error | undefined) => void) | undefined;
+
+  constructor(
+    private readonly url: URL,
+    private readonly localAddress: string | undefined,
+  ) {}
+
+  send(bytes: string): Promise<{ status: number; body: Buffer }> {
+    const socket = this.#socket ?? this.#open();
+    const parser = new HttpAnswerParser(Number.POSITIVE_INFINITY);
+    this.#parser = parser;
+    return new Promise((resolve, reject) => {
+      this.#settle = (error) => {
+        this.#settle = undefined;
+        if (error) return reject(error);
+        if (!parser.reusable) this.close();
+        resolve({ status: parser.status, body: Buffer.from(parser.body) });
+      };
+      socket.write(bytes);
+    });
+  }
+
+  close(): void {
+    this.#socket?.destroy();
+    this.#socket = undefined;
+  }
+
+  #open(): Socket {
+    const socket = connect({
+      host: this.url.hostname,
+      port: Number(this.url.port),
+      noDelay: true,
+      ...(this.localAddress === undefined ? {} : { localAddress: this.localAddress }),
+    });
+    const ended = (error?: Error) => {
+      if (this.#socket === socket) this.#socket = undefined;
+      socket.destroy();
+      if (this.#parser?.end()) this.#settle?.(undefined);
+      else this.#settle?.(error ?? new Error("connection closed before the answer"));
+    };
+    socket.on("data", (data: Buffer) => {
+      try {
+        if (this.#parser?.push(data)) this.#settle?.(undefined);
+      } catch (error) {
+        this.close();
+        this.#settle?.(error as Error);
+      }
+    });
+    socket.on("error", ended);
+    socket.on("end", () => ended());
+    this.#socket = socket;
+    return socket;
+  }
+}
+
+function leanRequestBytes(url: URL, method: string, body: string | undefined): string {
+  const head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n`;
+  if (body === undefined) return `${head}\r\n`;
+  return `${head}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
 export async function runClosedLoop<Tag>(options: ClosedLoopOptions<Tag>): Promise<ClosedLoopResult<Tag>> {
   const url = new URL(options.url);
   const method = options.method ?? "GET";
+  const lean = options.transport === "lean";
+  const leanBytes = leanRequestBytes(url, method, options.body);
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const requests: TimedRequest<Tag>[] = [];
   let errors = 0;
@@ -70,10 +145,13 @@ export async function runClosedLoop<Tag>(options: ClosedLoopOptions<Tag>): Promi
   const addresses = options.localAddresses ?? [];
   const loop = async (connection: number) => {
     const localAddress = addresses.length === 0 ? undefined : addresses[connection % addresses.length];
+    const leanConnection = lean ? new LeanConnection(url, localAddress) : undefined;
     while (performance.now() < deadline) {
       const sent = performance.now();
       try {
-        const answer = await send(agent, url, method, options.body, localAddress);
+        const answer = leanConnection
+          ? await leanConnection.send(leanBytes)
+          : await send(agent, url, method, options.body, localAddress);
         const latencyMs = performance.now() - sent;
         requests.push({
           latencyMs,
@@ -84,6 +162,7 @@ export async function runClosedLoop<Tag>(options: ClosedLoopOptions<Tag>): Promi
         errors++;
       }
     }
+    leanConnection?.close();
   };
   await Promise.all(Array.from({ length: options.connections }, (_, connection) => loop(connection)));
   const elapsedSeconds = (performance.now() - started) / 1000;

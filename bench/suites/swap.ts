@@ -83,12 +83,13 @@ export interface SwapFixture {
 /** The solver process and the deployment file naming its servers, each solver with its own Executor. */
 /**
  * `solverSlots`: each solver's cap of requests in flight (the deployment's default when absent), raised by a run
- * that loads /quote with more connections than the default lets through.
+ * that loads /quote with more connections than the default lets through. `leanSolvers`: the solver servers on their
+ * lean transport (delayed-solvers.ts).
  */
 export async function startFixture(
   chain: BenchChain,
   scratch: string,
-  options: { solverSlots?: number } = {},
+  options: { solverSlots?: number; leanSolvers?: boolean } = {},
 ): Promise<SwapFixture> {
   const core = chain.core!;
   const ids = Array.from({ length: SWAP_SOLVER_COUNT }, (_, index) => `bench_solver${index + 1}`);
@@ -100,6 +101,7 @@ export async function startFixture(
       BENCH_SOLVERS: JSON.stringify(
         ids.map((id, index) => ({ id, filler: core.executors[index], secret: secrets.get(id) })),
       ),
+      ...(options.leanSolvers ? { BENCH_SOLVERS_LEAN: "1" } : {}),
     },
   });
   try {
