@@ -99,9 +99,10 @@ export class SolverHttpClient {
    * with `SolverAnswerTooLargeError`.
    */
   post(solver: SolverTarget, body: string, deadline: SolverDeadline): Promise<SolverHttpAnswer> {
-    const endpoint = this.#endpointOf(solver);
-    const bytes = requestBytes(endpoint, body);
     return new Promise<SolverHttpAnswer>((resolve, reject) => {
+      // Inside the promise: an endpoint or secret that cannot make a request rejects, as a network failure would.
+      const endpoint = this.#endpointOf(solver);
+      const bytes = requestBytes(endpoint, body);
       this.#send(endpoint, bytes, deadline, false, resolve, (error) => {
         // A kept-alive connection the solver closed while idle fails at once, before the solver answered anything:
         // that one is sent again on a fresh connection.

@@ -538,6 +538,17 @@ describe("SolverHttpClient connections", () => {
     expect(server.requests[0]?.body).toBe(body);
   });
 
+  it("rejects, never throws, for a secret Node would refuse in a header or a scheme it does not speak", async () => {
+    const server = await startServer(echo);
+    const client = newClient();
+    // Callers chain .catch() on post(): a synchronous throw would escape it.
+    const bad = client.post({ endpoint: server.url, sharedSecret: "line\r\nbreak" }, "{}", never());
+    await expect(bad).rejects.toThrow("Invalid character in header content");
+    await expect(
+      client.post({ endpoint: "ftp://127.0.0.1:21", sharedSecret: undefined }, "{}", never()),
+    ).rejects.toThrow('Protocol "ftp:" not supported');
+  });
+
   it("refuses a secret Node would refuse in a header", async () => {
     const server = await startServer(echo);
     const outcome = await requestSolverQuote(
