@@ -167,7 +167,7 @@ function leanServer(spec: SolverSpec, index: number) {
           return;
         }
       }
-      // Bodies are JSON in ASCII here, so characters and bytes count alike.
+      // Read as Latin-1, one character per byte, so Content-Length counts characters (the bodies are ASCII JSON).
       const start = headEnd + HEAD_END.length;
       if (buffered.length < start + length) return;
       const body = buffered.slice(start, start + length);
