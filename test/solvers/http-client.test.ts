@@ -1,14 +1,15 @@
 // The solver HTTP transport against real local servers: connections kept alive per solver, a stale kept-alive
 // connection retried once, the round's deadline ending a request, answers capped in size, and what
 // requestSolverQuote makes of garbage and cut-off answers.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Address } from "viem";
 import { afterEach, describe, expect, it } from "vitest";
 import { requestSolverQuote } from "../../src/solvers/client.ts";
@@ -561,7 +562,7 @@ describe("SolverHttpClient connections", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("speaks TLS to an https endpoint and checks its certificate", async () => {
+  it("speaks TLS to an https endpoint, checks its certificate, and keeps a trusted one's connection", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-tls-"));
     execFileSync(
       "openssl",
@@ -575,6 +576,8 @@ describe("SolverHttpClient connections", () => {
         "1",
         "-subj",
         "/CN=localhost",
+        "-addext",
+        "subjectAltName=DNS:localhost",
         "-keyout",
         join(dir, "key.pem"),
         "-out",
@@ -586,6 +589,8 @@ describe("SolverHttpClient connections", () => {
       { key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) },
       (_req, res) => res.writeHead(200, { "content-length": 2 }).end("{}"),
     );
+    let handshakes = 0;
+    secure.on("secureConnection", () => handshakes++);
     await new Promise<void>((resolve) => secure.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = secure.address() as AddressInfo;
@@ -598,6 +603,34 @@ describe("SolverHttpClient connections", () => {
       // A self-signed certificate: the handshake happened and the certificate was refused.
       expect(outcome).toMatchObject({ kind: "rejected", reason: "network" });
       if (outcome.kind === "rejected") expect(outcome.detail).toContain("self-signed certificate");
+
+      // Trusted (NODE_EXTRA_CA_CERTS, read at a process's start, so in a child): two answers on one connection.
+      const child = join(dir, "child.mts");
+      writeFileSync(
+        child,
+        `import { SolverHttpClient } from ${JSON.stringify(fileURLToPath(new URL("../../src/solvers/http-client.ts", import.meta.url)))};
+import { SolverDeadline } from ${JSON.stringify(fileURLToPath(new URL("../../src/solvers/deadline.ts", import.meta.url)))};
+const client = new SolverHttpClient();
+const solver = { endpoint: "https://localhost:${port}", sharedSecret: "s" };
+const answers = [];
+for (let i = 0; i < 2; i++) answers.push(await client.post(solver, "{}", new SolverDeadline()));
+client.close();
+console.log(JSON.stringify(answers));`,
+      );
+      const printed = await new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          ["--import", "tsx", child],
+          { env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, "cert.pem") } },
+          (error, stdout) => (error ? reject(error) : resolve(stdout)),
+        ),
+      );
+      expect(JSON.parse(printed)).toEqual([
+        { status: 200, body: "{}" },
+        { status: 200, body: "{}" },
+      ]);
+      // Both trusted requests on one connection (the refused handshake never completes on the server's side).
+      expect(handshakes).toBe(1);
     } finally {
       secure.closeAllConnections();
       await new Promise((resolve) => secure.close(resolve));
