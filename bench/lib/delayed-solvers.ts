@@ -60,8 +60,8 @@ function readBody(request: IncomingMessage): Promise<string> {
 interface Answer {
   status: number;
   body: unknown;
-  /** A quote's record, kept once its answer is written. */
-  record?: AnswerRecord;
+  /** A quote's record, kept (with its time) once its answer is written. */
+  record?: Omit<AnswerRecord, "answeredMs">;
 }
 
 /** Writes an answer through `write`, then keeps its record, timed from the request's arrival. */
@@ -90,7 +90,7 @@ async function answer(
   // 18-decimal input to 6-decimal output at 0.99, a little less for each later solver: distinct amounts rank.
   const amountOut = (BigInt(quote.amount) / 10n ** 12n) * BigInt(9900 - index);
   return {
-    record: { requestId: quote.requestId, solverIndex: index, injectedMs, answeredMs: 0 },
+    record: { requestId: quote.requestId, solverIndex: index, injectedMs },
     status: 200,
     body: {
       chainId: quote.tokenInChainId,
