@@ -35,7 +35,7 @@ import type { BenchDatabaseKind } from "../dataset/store.ts";
 import { startBenchChain } from "../lib/bench-chain.ts";
 import { ownDatabase } from "../lib/bench-databases.ts";
 import { runClosedLoop } from "../lib/closed-loop.ts";
-import { machineBusyMs, processCpuMs } from "../lib/cpu.ts";
+import { machineBusyMs, mainThreadCpuMs, processCpuMs } from "../lib/cpu.ts";
 import { loadAverage } from "../lib/machine.ts";
 import { openBackendProbe } from "../lib/pg-backends.ts";
 import { type RunningProcess, startBareAuction } from "../lib/processes.ts";
@@ -139,9 +139,11 @@ async function measure(round: number, running: Array<{ build: Build; server: Ser
   const alone = running.length === 1 ? running[0]!.build : undefined;
   const others = alone === undefined ? undefined : await othersProbe(alone);
   const before = running.map(({ server }) => processCpuMs(server.child.pid!));
+  const mainBefore = running.map(({ server }) => mainThreadCpuMs(server.child.pid!));
   const othersBefore = await others?.read();
   const runs = await Promise.all(running.map(({ server }) => loop(server, SECONDS)));
   const cpuMs = running.map(({ server }, index) => processCpuMs(server.child.pid!) - before[index]!);
+  const mainMs = running.map(({ server }, index) => mainThreadCpuMs(server.child.pid!) - mainBefore[index]!);
   const othersAfter = await others?.read();
   await others?.close();
   running.forEach(({ build }, index) => {
@@ -153,6 +155,10 @@ async function measure(round: number, running: Array<{ build: Build; server: Ser
       `${build} (round ${round + 1}): ${figure.cpuMsPerQuote.toFixed(2)} ms CPU per /quote, ` +
         `${figure.perSecond.toFixed(1)} /quote per s, ${run.errors} errors, ` +
         `${run.requests.length - ok} non-200; load average ${load()}`,
+    );
+    console.log(
+      `  its main thread ${(mainMs[index]! / ok).toFixed(2)} ms per /quote, ` +
+        `busy ${((mainMs[index]! / (SECONDS * 1000)) * 100).toFixed(0)} % of the ${SECONDS} s`,
     );
     if (othersBefore && othersAfter) {
       const per = (key: keyof CpuSplit) => ((othersAfter[key] - othersBefore[key]) / ok).toFixed(2);

@@ -7,8 +7,21 @@ const TICKS_PER_SECOND = 100;
 
 /** User + system CPU milliseconds a process has used so far (0 once it is gone). */
 export function processCpuMs(pid: number): number {
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU milliseconds a process's main thread has used so far (user + system): a Node process's JavaScript and event
+ * loop, without its GC helpers, libuv's thread pool or V8's compiler threads. Near one core's worth of the elapsed
+ * time, the main thread is what caps the process's throughput.
+ */
+export function mainThreadCpuMs(pid: number): number {
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuMs(path: string): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(path, "utf8");
     // Fields after the command name (which may contain spaces) start after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
