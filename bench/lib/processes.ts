@@ -6,6 +6,7 @@ import { closeSync, openSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { nodeFlagsOf } from "./served-build.ts";
 import { serverNodeOptions } from "./server-node-options.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -42,7 +43,7 @@ export async function startSluice(
   options: { logFile: string },
 ): Promise<RunningProcess> {
   const logFd = openSync(options.logFile, "a");
-  const child = spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
+  const child = spawn(process.execPath, [...nodeFlagsOf(ROOT), "bin/sluice.mjs", "serve"], {
     cwd: ROOT,
     // The internal listener on a free port too: a bench Sluice never meets another one's (or a devnet's) 8081.
     env: {

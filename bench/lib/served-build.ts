@@ -16,6 +16,17 @@ export function servedRoot(): string {
 }
 
 /**
+ * The Node flags a checkout's `bin/sluice.mjs` runs with through its shebang (`#!/usr/bin/env -S node --flag …`),
+ * which `npm start` and the process-manager command pass too: a bench starts `sluice serve` with them, as an
+ * operator's server runs. None for a build whose shebang is plain `node`.
+ */
+export function nodeFlagsOf(root: string = servedRoot()): string[] {
+  const shebang = readFileSync(`${root}/bin/sluice.mjs`, "utf8").split("\n", 1)[0]!;
+  const match = /^#!\/usr\/bin\/env -S node (.+)$/.exec(shebang);
+  return match ? match[1]!.trim().split(/\s+/) : [];
+}
+
+/**
  * A hash of a checkout's migrations (their file names and contents). drizzle re-applies a migration whose file
  * changed, which fails on a database that already has its tables, so other migrations mean another database.
  */

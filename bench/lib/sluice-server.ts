@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { freePort } from "../../src/app/listen-address.ts";
 import type { BenchDatabase } from "./bench-databases.ts";
 import { BENCH_LIMITS_ENV, type RunningProcess } from "./processes.ts";
-import { servedRoot } from "./served-build.ts";
+import { nodeFlagsOf, servedRoot } from "./served-build.ts";
 import { serverNodeOptions } from "./server-node-options.ts";
 import type { WrittenDeployment } from "./sluice-deployment.ts";
 
@@ -29,7 +29,7 @@ export async function startSluiceServer(
   // The internal listener (internal API, /metrics) on a free port too, never the default 8081 another Sluice may hold.
   const internalPort = await freePort("127.0.0.1");
   const logFd = openSync(options.logFile, "a");
-  const child = spawn(process.execPath, ["bin/sluice.mjs", "serve"], {
+  const child = spawn(process.execPath, [...nodeFlagsOf(), "bin/sluice.mjs", "serve"], {
     // Another checkout's build (BENCH_SLUICE_ROOT, read at each start) serves an A/B run of two builds.
     cwd: servedRoot(),
     // Every suite's server: request logs at info, no demo data, the profiler when BENCH_SERVER_CPU_PROFILE asks.
