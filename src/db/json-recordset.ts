@@ -1,5 +1,6 @@
-// Rows of one table sent to PostgreSQL as one JSON array parameter and expanded by jsonb_to_recordset, so a statement
-// inserting any number of rows keeps one text. Its column lists (the INSERT's, the recordset's definitions, the
+// Rows of one table sent to PostgreSQL as one JSON array parameter and expanded by json_to_recordset, so a statement
+// inserting any number of rows keeps one text. json, not jsonb: the array is read once, front to back, so building
+// jsonb's binary form of the whole parameter first would be work for nothing on every /quote round. Its column lists (the INSERT's, the recordset's definitions, the
 // select list) and each row's JSON object all derive from the drizzle table: a column is named once, in its schema.
 // The JSON keys are the schema's property keys (quoted as the recordset's column names). Columns the database
 // generates (serials) are left out.
@@ -15,7 +16,9 @@ export interface JsonRecordset<Table extends PgTable> {
   readonly names: string;
   /** `alias."requestId", alias."swapper", …`: the recordset's columns in INSERT order. */
   select(alias: string): string;
-  /** The rows as the JSON array `jsonb_to_recordset($n::jsonb)` reads. */
+  /** `json_to_recordset($n::json)`: the rows of parameter `$n`, to be followed by `as alias(definitions)`. */
+  recordset(parameter: `$${number}`): string;
+  /** The rows as the JSON array `recordset()` reads. */
   json(rows: readonly InferInsertModel<Table>[]): string;
 }
 
@@ -47,6 +50,7 @@ export function jsonRecordset<Table extends PgTable>(table: Table): JsonRecordse
     definitions: fields.map(([, column], index) => `${quoted[index]} ${column.getSQLType()}`).join(", "),
     names: quoted.join(", "),
     select: (alias) => quoted.map((name) => `${alias}.${name}`).join(", "),
+    recordset: (parameter) => `json_to_recordset(${parameter}::json)`,
     json: (rows) => JSON.stringify(rows.map((row) => record(row as Record<string, unknown>))),
   };
 }

@@ -16,7 +16,7 @@ const answerRecords = jsonRecordset(solverAnswers);
 const SAVE_ANSWERS_SQL = `
 insert into solver_answers (${answerRecords.columns})
 select ${answerRecords.select("a")}
-from rows from (jsonb_to_recordset($1::jsonb) as (${answerRecords.definitions})) with ordinality
+from rows from (${answerRecords.recordset("$1")} as (${answerRecords.definitions})) with ordinality
   as a(${answerRecords.names}, position)
 -- Ids in the order the answers were given, as one multi-row INSERT would assign them.
 order by a.position`;

@@ -1,6 +1,6 @@
 // /quote rounds' own rows as ONE SQL statement: the request rows and every entry of one or more rounds, inserted by a
 // data-modifying CTE. Its text never changes, so no query builder runs per request: the rows travel as JSON arrays,
-// expanded by jsonb_to_recordset, with the columns of each from the drizzle table (db/json-recordset.ts). The rounds'
+// expanded by json_to_recordset, with the columns of each from the drizzle table (db/json-recordset.ts). The rounds'
 // answers (src/rounds) and what they add to the scorecards (src/scorecards) are their modules' statements, written
 // in the same transaction (QuoteRepository.saveQuoteRounds).
 import type { WriteStatement } from "../db/client.ts";
@@ -25,11 +25,11 @@ export const SAVE_QUOTE_ROUNDS_SQL = `
 with requests as (
   insert into quote_requests (${requestRecords.columns})
   select ${requestRecords.select("r")}
-  from jsonb_to_recordset($1::jsonb) as r(${requestRecords.definitions})
+  from ${requestRecords.recordset("$1")} as r(${requestRecords.definitions})
 )
 insert into quotes (${quoteRecords.columns})
 select ${quoteRecords.select("q")}
-from jsonb_to_recordset($2::jsonb) as q(${quoteRecords.definitions})`;
+from ${quoteRecords.recordset("$2")} as q(${quoteRecords.definitions})`;
 
 /** The rounds' requests and entries, as one statement (prepared under its name on PostgreSQL). */
 export function quoteRoundsWrite(rounds: readonly QuoteRound[]): WriteStatement {

@@ -1,4 +1,4 @@
-// jsonRecordset: rows written through jsonb_to_recordset with the column lists derived from the drizzle table read
+// jsonRecordset: rows written through json_to_recordset with the column lists derived from the drizzle table read
 // back as drizzle wrote them — timestamps, 64-bit integers, numerics, JSON, nulls and absent optional values — and
 // the serial column is the database's.
 import { bigint, bigserial, jsonb, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
@@ -35,7 +35,7 @@ describe.each(databaseKinds)("jsonRecordset (%s)", (kind) => {
     expect(records.columns).toBe("name, amount, block, deadline, legs, note, created_at");
     const rows = [
       {
-        name: 'quoted "name", with a comma',
+        name: 'quoted "name", with a comma, a backslash \\, a tab \t, a line break \n and “ü”',
         amount: (2n ** 255n).toString(),
         block: 2n ** 62n,
         deadline: 1_900_000_000,
@@ -47,7 +47,7 @@ describe.each(databaseKinds)("jsonRecordset (%s)", (kind) => {
     ];
     await database.query(
       `insert into json_recordset_samples (${records.columns})
-       select ${records.select("r")} from jsonb_to_recordset($1::jsonb) as r(${records.definitions})`,
+       select ${records.select("r")} from ${records.recordset("$1")} as r(${records.definitions})`,
       [records.json(rows)],
     );
     const stored = await database.db.select().from(samples).orderBy(samples.id);
