@@ -1,11 +1,11 @@
 // Errors Node's HTTP parser raises before any route sees a request: a malformed request line, headers too large, a
 // request (or its headers) not received in time. Where the connection can still take an answer, it gets the
 // swap-flow envelope with an X-Request-Id like every other error; then the connection is closed.
-import { randomUUID } from "node:crypto";
 import { type ServerResponse, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
+import { uuidV7 } from "../shared/uuid-v7.ts";
 import { type SwapErrorCode, swapBody } from "./errors.ts";
 
 interface ClientErrorAnswer {
@@ -49,7 +49,7 @@ export function createClientErrorHandler(options: ClientErrorHandlerOptions) {
     // A reset connection is gone: nothing to answer.
     if (error.code === "ECONNRESET" || socket.destroyed) return;
     const { status, code, message } = clientErrorAnswer(error);
-    const requestId = randomUUID();
+    const requestId = uuidV7();
     if (socket.writable && !responseStarted(socket)) {
       const body = JSON.stringify(swapBody(status, code, message, undefined, options.clock.now()));
       socket.write(

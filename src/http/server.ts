@@ -1,6 +1,5 @@
 // Builds the Fastify application: request ids, logging, metrics, CORS, the two error envelopes and the OpenAPI
 // document, then mounts the route table (routes.ts) it is given.
-import { randomUUID } from "node:crypto";
 import swagger from "@fastify/swagger";
 import underPressure from "@fastify/under-pressure";
 import Fastify, {
@@ -19,6 +18,7 @@ import { OverloadedError } from "../limits/errors.ts";
 import type { QuoteAdmission } from "../limits/quote-admission.ts";
 import type { Logger } from "../logger.ts";
 import { failureLevel } from "../outages.ts";
+import { uuidV7 } from "../shared/uuid-v7.ts";
 import { boundClose } from "./bounded-close.ts";
 import { createClientErrorHandler } from "./client-errors.ts";
 import { mountPreflightRoute, publicCors } from "./cors.ts";
@@ -80,7 +80,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     // Each request's logger (bound to its request id) is made at its first line: most reads write none.
     childLoggerFactory: deferredChildLogger,
     // A fresh id per attempt; an inbound X-Request-Id is not trusted as ours.
-    genReqId: () => randomUUID(),
+    genReqId: () => uuidV7(),
     requestIdHeader: false,
     // One line per request is written by our onResponse hook; Fastify's own per-request lines are off.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "requestId" }),

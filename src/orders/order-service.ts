@@ -1,6 +1,5 @@
 // POST /order: re-check the signed terms against the stored quote, verify the swapper's signature, re-run the
 // auction among the solvers eligible now, commit the outputs, counter-sign the Order and store it — once per quote.
-import { randomUUID } from "node:crypto";
 import type { Address, Hex } from "viem";
 import { encodeOrder, hashOrder, type Order, type Request, signOrder } from "../chain/order.ts";
 import { unixSeconds } from "../clock.ts";
@@ -8,6 +7,7 @@ import { type Market, reactorRef } from "../market/market.ts";
 import { SolversBusyError } from "../rounds/errors.ts";
 import { type RoundTerms, runRound } from "../rounds/round.ts";
 import type { RoundStore } from "../rounds/store.ts";
+import { uuidV7 } from "../shared/uuid-v7.ts";
 import type { ClientId } from "../solvers/concurrency.ts";
 import { commitOutputs, OutputCommitmentError, type OutputWithAmount } from "../swap/outputs.ts";
 import type { QuoteLookup, StoredQuote } from "../swap/quote-lookup.ts";
@@ -210,7 +210,7 @@ export class OrderService {
     const now = context.clock.now();
     const { order: row, created } = await this.orders.createOnce(
       {
-        orderId: randomUUID(),
+        orderId: uuidV7(),
         quoteId: stored.quote.quoteId,
         requestId,
         quoteRequestId: stored.quote.requestId,

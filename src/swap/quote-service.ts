@@ -1,6 +1,5 @@
 // POST /quote: validate the terms, run an auction round (src/rounds) among the solvers eligible now and hand back one
 // signable entry per quoting solver, best output first; the round is stored right after the answer.
-import { randomUUID } from "node:crypto";
 import type { Address } from "viem";
 import { reactorDomain } from "../chain/eip712.ts";
 import { unixSeconds } from "../clock.ts";
@@ -8,6 +7,7 @@ import type { Market } from "../market/market.ts";
 import type { WinningResult } from "../rounds/auction.ts";
 import { SolversBusyError } from "../rounds/errors.ts";
 import { type Round, runRound } from "../rounds/round.ts";
+import { uuidV7 } from "../shared/uuid-v7.ts";
 import type { ClientId } from "../solvers/concurrency.ts";
 import { NoQuotesError } from "./errors.ts";
 import { type OutputWithAmount, splitOutputs } from "./outputs.ts";
@@ -72,7 +72,7 @@ export class QuoteService {
       requestId,
       terms: { ...terms, outputCount: terms.outputs.length },
       solverIds: input.solverIds,
-      quoteIdFor: () => randomUUID(),
+      quoteIdFor: () => uuidV7(),
       client,
     });
     const stored = { ...request, inventoryBlock: round.inventoryBlock };
