@@ -1,9 +1,10 @@
 #!/usr/bin/env -S node --max-semi-space-size=32
 // The flag: V8's young generation up to 32 MB per semi-space (Node 20's default is 16). A busy server keeps many
 // requests' objects alive across awaits; with the smaller one they outlive a scavenge, are copied and promoted,
-// and the old generation's collector pays for them later: /quote at saturation spends a sixth of its CPU there.
-// It costs at most 32 MB more of the heap, taken only under load. `npm start` and the process-manager command in
+// and the old generation's collector pays for them later, a large share of /quote's CPU at saturation. It costs
+// at most 32 MB more of the heap, taken only under load. `npm start` and the process-manager command in
 // docs/operators.md pass the same flag (test/process/node-flags.test.ts holds them together).
+//
 // Sluice runs from its TypeScript sources with no build step to forget: each start bundles src/ into
 // dist/sluice-<hash>.mjs with esbuild (a few hundred ms; dependencies stay in node_modules) and runs that with
 // plain Node. A TypeScript loader in the running process (tsx) would cost ~90 MB of RSS for its own thread and

@@ -1,7 +1,8 @@
 // Rows of one table sent to PostgreSQL as one JSON array parameter and expanded by json_to_recordset, so a statement
 // inserting any number of rows keeps one text. json, not jsonb: the array is read once, front to back, so building
-// jsonb's binary form of the whole parameter first would be work for nothing on every /quote round. Its column lists (the INSERT's, the recordset's definitions, the
-// select list) and each row's JSON object all derive from the drizzle table: a column is named once, in its schema.
+// jsonb's binary form of the whole parameter first would be work for nothing on every /quote round. Its column lists
+// (the INSERT's, the recordset's definitions, the select list) and each row's JSON object all derive from the drizzle
+// table: a column is named once, in its schema.
 // The JSON keys are the schema's property keys (quoted as the recordset's column names). Columns the database
 // generates (serials) are left out.
 import { getTableColumns, type InferInsertModel } from "drizzle-orm";
