@@ -105,10 +105,10 @@ export class SolverHttpClient {
       const bytes = requestBytes(endpoint, body);
       this.#send(endpoint, bytes, deadline, false, resolve, (error) => {
         // A kept-alive connection the solver closed while idle fails at once, before the solver answered anything:
-        // that one is sent again on a fresh connection.
+        // that one is sent again on a fresh connection (which, never reused, cannot fail as stale).
         if (error instanceof StaleConnectionError) {
           if (deadline.closed) reject(error.cause);
-          else this.#send(endpoint, bytes, deadline, true, resolve, (again) => reject(unstale(again)));
+          else this.#send(endpoint, bytes, deadline, true, resolve, reject);
         } else reject(error);
       });
     });
@@ -358,9 +358,4 @@ class StaleConnectionError extends Error {
   constructor(override readonly cause: Error) {
     super(cause.message);
   }
-}
-
-/** A second attempt is not retried again: a stale connection then fails with its own error. */
-function unstale(error: unknown): unknown {
-  return error instanceof StaleConnectionError ? error.cause : error;
 }
