@@ -3,7 +3,6 @@
 // the solver at the latest block — the direct legs of the adapters its Executor is authorized on, read with Sluice's
 // own inventory code. A solver not (yet) authorized anywhere is offered every usable adapter, so its answers can
 // still be checked; the check names the missing authorization.
-import { randomUUID } from "node:crypto";
 import type { Address } from "viem";
 import { AdapterReader } from "../chain/adapter-reader.ts";
 import type { ChainPublicClient } from "../chain/client.ts";
@@ -11,6 +10,7 @@ import type { PublicDeployment } from "../deployment/public.ts";
 import type { InventorySnapshot } from "../inventory/adapter-state.ts";
 import { isAuthorizedOn, isUsable } from "../inventory/adapter-state.ts";
 import { InventorySource } from "../inventory/source.ts";
+import { uuidV7 } from "../shared/uuid-v7.ts";
 import type { SolverQuoteRequest } from "../solvers/protocol.ts";
 
 export interface SamplePair {
@@ -82,7 +82,7 @@ export function sampleAmounts(tokenIn: SamplePair["tokenIn"]): bigint[] {
   return [...new Set([minimum, 100n * whole, 10_000n * whole].filter((amount) => amount >= minimum))];
 }
 
-/** The `index`-th sample request of a pair (amounts in turn), with fresh ids. */
+/** The `index`-th sample request of a pair (amounts in turn), with fresh ids shaped as Sluice makes them. */
 export function sampleRequest(
   venue: PublicDeployment,
   pair: SamplePair,
@@ -91,8 +91,8 @@ export function sampleRequest(
 ): SolverQuoteRequest {
   const amounts = sampleAmounts(pair.tokenIn);
   return {
-    requestId: randomUUID(),
-    quoteId: randomUUID(),
+    requestId: uuidV7(),
+    quoteId: uuidV7(),
     tokenInChainId: venue.chainId,
     tokenOutChainId: venue.chainId,
     swapper,
